@@ -1,0 +1,344 @@
+"""The ``crsearch`` command line: parse arguments, call the library, print.
+
+Library errors are turned into exit codes in one place (``_Group.invoke``):
+0 ok, 1 not found, 2 usage or input error.  Heavy modules (whoosh, jinja2,
+bs4) are imported inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from crsearch import __version__
+from crsearch.errors import CRSearchError, NotFound
+
+
+def _color() -> bool | None:
+    if os.environ.get("NO_COLOR"):
+        return False
+    return None  # click: styles on a terminal, stripped when piped
+
+
+def emit(text: str, *, page: bool = True) -> None:
+    """Print text; page it on a terminal when it is longer than the screen."""
+    color = _color()
+    if page and sys.stdout.isatty() and text.count("\n") + 1 > shutil.get_terminal_size().lines:
+        if color is False:
+            text = click.unstyle(text)
+        click.echo_via_pager(text, color=color)
+    else:
+        click.echo(text, color=color)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _width() -> int | None:
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NotFound as e:
+            msg = f"Error: {e}"
+            if e.suggestions:
+                msg += f"\nDid you mean: {', '.join(e.suggestions)}?"
+            click.echo(msg, err=True)
+            ctx.exit(1)
+        except CRSearchError as e:
+            click.echo(f"Error: {e}", err=True)
+            ctx.exit(e.exit_code)
+        except KeyboardInterrupt:
+            click.echo("Interrupted; stored data is unchanged.", err=True)
+            ctx.exit(130)
+        except BrokenPipeError:
+            # `crsearch export --json | head`: the reader left; not an error.
+            sys.stderr.close()
+            ctx.exit(0)
+
+
+class State:
+    def __init__(self, data_dir: str | None, release: str | None):
+        self.data_dir = data_dir
+        self.release_date = release
+
+    def store(self):
+        from crsearch.store import Store
+
+        return Store(self.data_dir)
+
+    def stored(self):
+        return self.store().pick(self.release_date)
+
+
+pass_state = click.make_pass_decorator(State)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--data-dir", type=click.Path(file_okay=False), envvar="CRSEARCH_DATA",
+              help="Where imported releases live (default: your user data folder).")
+@click.option("--release", "release", metavar="DATE",
+              help="Use the release in effect on DATE (YYYY-MM-DD); default: the latest.")
+@click.version_option(__version__, prog_name="crsearch")
+@click.pass_context
+def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
+    """Look up, search and publish the Magic: The Gathering Comprehensive Rules.
+
+    \b
+    Example:
+        crsearch update --from ../shared/cr/archive/2026-08-07.txt
+        crsearch rule 702.19c
+    """
+    ctx.obj = State(data_dir, release)
+
+
+# -- update ----------------------------------------------------------------
+@cli.command()
+@click.option("--from", "source", metavar="FILE|DIR|URL",
+              help="Import a TXT file, every *.txt in a folder, a URL, or a built site.")
+@click.option("--page", default=None, metavar="URL",
+              help="The rules page to read the TXT link from (default: the official one).")
+@click.option("--no-index", is_flag=True, help="Do not build the search index.")
+@pass_state
+def update(state: State, source: str | None, page: str | None, no_index: bool) -> None:
+    """Download the current rules (or import --from FILE|DIR|URL) and store them.
+
+    \b
+    Example:
+        crsearch update
+        crsearch update --from ../shared/cr/archive
+        crsearch update --from https://media.wizards.com/2026/downloads/MagicCompRules%2020260807.txt
+    """
+    from crsearch import sources, update as pipeline
+
+    store = state.store()
+    progress = _download_progress()
+    if source is None:
+        srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=progress)]
+    else:
+        srcs = sources.read_from(source, progress=progress)
+    progress.done()
+    many = len(srcs) > 1
+
+    def step(n: int, total: int, name: str) -> None:
+        if many:
+            click.echo(f"\r[{n}/{total}] {name}", err=True, nl=False)
+
+    results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step)
+    if many:
+        click.echo("", err=True)
+    failed = 0
+    for r in results:
+        for w in r.warnings:
+            click.echo(f"Warning: {r.name}: {w}", err=True)
+        if r.error:
+            failed += 1
+            click.echo(f"Error: {r.name}: {r.error}", err=True)
+        elif not many and r.release is not None:
+            c = r.release.counts()
+            click.echo(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
+                       f"{c['subrules']} subrules, {c['glossary']} glossary entries.")
+    if many:
+        click.echo(f"Imported {len(results) - failed} of {len(results)} releases into {store.root}.")
+    if failed:
+        raise SystemExit(2)
+
+
+class _Progress:
+    """Download progress on stderr, only on a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if not sys.stderr.isatty():
+            return
+        self.shown = True
+        if total:
+            width = 30
+            filled = int(width * done / total)
+            click.echo(f"\rDownloading [{'#' * filled}{'-' * (width - filled)}] "
+                       f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
+        else:
+            click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+
+
+def _download_progress() -> _Progress:
+    return _Progress()
+
+
+# -- rule ------------------------------------------------------------------
+@cli.command()
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--no-children", is_flag=True, help="Show only the rule itself, not its subrules.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -> None:
+    """Show rules by number: 702.19c, "CR 702.19", 510.1c-d, 702 or 7.
+
+    \b
+    Example:
+        crsearch rule 702.19c
+        crsearch rule "601.2f–h" 119.7-8
+        crsearch rule 702.2 --no-children --json
+    """
+    from crsearch.lookup import Library
+
+    found = Library(state.stored()).lookup(list(ids), children=not no_children)
+    if as_json:
+        from crsearch.output import item_json
+
+        emit_json([item_json(i, found.release) for i in found.items])
+    else:
+        from crsearch.output import render_lookup
+
+        emit(render_lookup(found, _width()))
+
+
+# -- toc -------------------------------------------------------------------
+@cli.command()
+@click.argument("id", required=False)
+@pass_state
+def toc(state: State, id: str | None) -> None:
+    """The table of contents, or the contents of one section or chapter.
+
+    \b
+    Example:
+        crsearch toc
+        crsearch toc 7
+        crsearch toc 702
+    """
+    from crsearch import numbers
+    from crsearch.lookup import Library
+    from crsearch.output import render_toc
+
+    lib = Library(state.stored())
+    rows: list[tuple[int, str, str]] = []
+    if id is None:
+        for s in lib.sections.values():
+            rows.append((0, s.id, s.title))
+            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
+    else:
+        target = numbers.normalize(id)
+        if not lib.exists(target):
+            raise NotFound(f"there is no {numbers.kind(target)} {target}", lib.suggestions(target))
+        kind = numbers.kind(target)
+        if kind == "section":
+            s = lib.sections[target]
+            rows.append((0, s.id, s.title))
+            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
+        else:
+            chapter = target.split(".")[0]
+            c = lib.chapters[chapter]
+            rows.append((0, c.id, c.title))
+            for r in lib.chapter_rules(chapter):
+                if r.kind == "rule" and numbers.contains(target, r.id):
+                    rows.append((1, r.id, r.title or _first_words(r.text)))
+    emit(render_toc(rows))
+
+
+def _first_words(text: str, n: int = 10) -> str:
+    words = text.split()
+    return " ".join(words[:n]) + (" …" if len(words) > n else "")
+
+
+# -- releases, report, export ----------------------------------------------
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def releases(state: State, as_json: bool) -> None:
+    """List the imported releases; * marks the one in use.
+
+    \b
+    Example:
+        crsearch releases
+        crsearch --release 2020-01-01 releases
+    """
+    from crsearch.output import render_releases
+
+    store = state.store()
+    rows = store.catalog()
+    if not rows:
+        from crsearch.errors import StoreError
+
+        raise StoreError(f"no releases imported in {store.root}; run `crsearch update` first")
+    current = store.pick(state.release_date).effective_date
+    if as_json:
+        emit_json([{**r, "current": r["effective_date"] == current} for r in rows])
+    else:
+        emit(render_releases(rows, current))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def report(state: State, as_json: bool) -> None:
+    """Counts, unplaced lines, unresolved references and anomalies of a release.
+
+    \b
+    Example:
+        crsearch report
+        crsearch --release 2013-02-01 report --json
+    """
+    from crsearch.output import render_report, report_of
+
+    data = report_of(state.stored().release())
+    if as_json:
+        emit_json(data)
+    else:
+        emit(render_report(data))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (the only format).")
+@pass_state
+def export(state: State, as_json: bool) -> None:
+    """The whole release as JSON.
+
+    \b
+    Example:
+        crsearch export --json > cr.json
+    """
+    stored = state.stored()
+    sys.stdout.write(stored.path.joinpath("release.json").read_text(encoding="utf-8"))
+    sys.stdout.write("\n")
+
+
+def _register_extensions() -> None:
+    # Search and site commands live in their own modules; those modules import
+    # only click at load time, so registering them costs a rule lookup nothing.
+    import importlib
+
+    for name in ("crsearch.cli_search", "crsearch.cli_site"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        module.register(cli)
+
+
+_register_extensions()
+
+
+def main() -> None:
+    """Entry point of the ``crsearch`` console script."""
+    cli(prog_name="crsearch")
+
+
+__all__ = ["cli", "main", "Path"]

@@ -1,0 +1,32 @@
+"""Where the files that ship beside the code (data/, templates/) are found.
+
+In a source checkout they sit next to the package; in an installed wheel they
+are the packages ``crsearch._data`` and ``crsearch._templates``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def _find(checkout_name: str, package: str) -> Path:
+    here = Path(__file__).resolve().parent
+    candidate = here.parent / checkout_name
+    if candidate.is_dir():
+        return candidate
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    return candidate
+
+
+def data_dir() -> Path:
+    """The shipped ``data/`` folder (known releases and other facts)."""
+    return _find("data", "crsearch._data")
+
+
+def templates_dir() -> Path:
+    """The shipped ``templates/`` folder (jinja2 site templates)."""
+    return _find("templates", "crsearch._templates")

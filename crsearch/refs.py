@@ -1,0 +1,78 @@
+"""Cross-references: what every rule and glossary entry cites, and what cites it.
+
+References are found in rule text, examples and glossary definitions by
+``numbers.find_references``; here they are resolved against the ids that exist
+in one release.  A reference to something that does not exist is kept, with
+the missing id, and reported; it is never dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crsearch import numbers
+from crsearch.model import Reference, Release
+
+
+def references_in(text: str, existing: list[str], exists: set[str]) -> list[Reference]:
+    """Every reference printed in ``text``, resolved against ``existing`` ids."""
+    found: list[Reference] = []
+    for _start, _end, printed, spans in numbers.find_references(text):
+        targets: list[str] = []
+        missing: list[str] = []
+        for span in spans:
+            members = numbers.expand(span, existing)
+            for endpoint in {span.start, span.end}:
+                if endpoint not in exists:
+                    missing.append(endpoint)
+            for m in members:
+                if m not in targets:
+                    targets.append(m)
+        found.append(Reference(printed, targets, missing))
+    return found
+
+
+def resolve(release: Release) -> Release:
+    """Fill in ``references`` and ``cited_by`` on every item of ``release``."""
+    existing = [s.id for s in release.sections] + [c.id for c in release.chapters] + [
+        r.id for r in release.rules]
+    existing.sort(key=numbers.sort_key)
+    exists = set(existing)
+    table = release.by_id()
+    for item in table.values():
+        item.cited_by = []
+    citers: list[tuple[str, Any]] = [(r.id, r) for r in release.rules]
+    citers += [(g.id, g) for g in release.glossary]
+    for cid, item in citers:
+        refs: list[Reference] = []
+        for text in [item.text, *item.examples]:
+            refs.extend(references_in(text, existing, exists))
+        item.references = refs
+        for ref in refs:
+            for target in ref.targets:
+                if target == cid:
+                    continue
+                cited = table[target].cited_by
+                if cid not in cited:
+                    cited.append(cid)
+    return release
+
+
+def cited_ids(item: Any) -> list[str]:
+    """The ids an item cites, in order, without repeats."""
+    out: list[str] = []
+    for ref in item.references:
+        for t in ref.targets:
+            if t not in out:
+                out.append(t)
+    return out
+
+
+def unresolved(release: Release) -> list[dict[str, Any]]:
+    """References that name something the release does not have."""
+    out = []
+    for item in [*release.rules, *release.glossary]:
+        for ref in item.references:
+            if ref.missing:
+                out.append({"from": item.id, "text": ref.text, "missing": ref.missing})
+    return out

@@ -1,0 +1,242 @@
+"""The data directory: imported releases on disk, written atomically, read fast.
+
+Layout::
+
+    DATA/catalog.json                 which releases exist and where
+    DATA/releases/<date>.<hash>/      one imported release
+        meta.json                     headings, counts, report: small
+        chapters/<NNN>.json           the rules of one chapter
+        release.json                  the whole release (export, index, site)
+        index/                        the Whoosh index (see ``index.py``)
+
+A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
+whole release.  Every write goes to a temporary folder that is renamed into
+place, and the catalog is replaced with ``os.replace``: an interrupted update
+leaves the previous state as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from crsearch.errors import BadInput, NotFound, StoreError
+from crsearch.model import Chapter, Release, Rule, Section
+
+CATALOG = "catalog.json"
+FORMAT = 1
+
+
+def default_data_dir() -> Path:
+    """``CRSEARCH_DATA`` if set, else the platform's user data folder."""
+    env = os.environ.get("CRSEARCH_DATA")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("crsearch", appauthor=False))
+
+
+def _write_json(path: Path, data: Any) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _read_json(path: Path) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@dataclass
+class StoredRelease:
+    """One entry of the catalog: a release on disk."""
+
+    effective_date: str
+    path: Path
+    info: dict[str, Any]
+
+    def meta(self) -> dict[str, Any]:
+        return _read_json(self.path / "meta.json")
+
+    def chapter_rules(self, chapter: str) -> list[Rule]:
+        p = self.path / "chapters" / f"{chapter}.json"
+        if not p.exists():
+            return []
+        return [Rule.from_dict(d) for d in _read_json(p)]
+
+    def release(self) -> Release:
+        return Release.from_dict(_read_json(self.path / "release.json"))
+
+    @property
+    def index_dir(self) -> Path:
+        return self.path / "index"
+
+
+class Store:
+    """Imported releases in one data directory."""
+
+    def __init__(self, root: Path | str | None = None):
+        self.root = Path(root) if root is not None else default_data_dir()
+
+    # -- reading -----------------------------------------------------------
+    def catalog(self) -> list[dict[str, Any]]:
+        p = self.root / CATALOG
+        if not p.exists():
+            return []
+        try:
+            data = _read_json(p)
+        except (OSError, ValueError) as e:
+            raise StoreError(f"the catalog {p} is damaged ({e}); run `crsearch update` again") from None
+        return sorted(data.get("releases", []), key=lambda r: r["effective_date"])
+
+    def releases(self) -> list[StoredRelease]:
+        return [StoredRelease(r["effective_date"], self.root / "releases" / r["dir"], r)
+                for r in self.catalog()]
+
+    def pick(self, date: str | None = None) -> StoredRelease:
+        """The release in effect on ``date`` (YYYY-MM-DD), or the latest."""
+        stored = self.releases()
+        if not stored:
+            raise StoreError(
+                f"no releases imported in {self.root}; run `crsearch update` "
+                "(or `crsearch update --from FILE`) first")
+        if date is None or date == "latest":
+            return stored[-1]
+        date = normalize_date(date)
+        eligible = [s for s in stored if s.effective_date <= date]
+        if not eligible:
+            raise NotFound(f"no imported release was in effect on {date}; the earliest is "
+                           f"{stored[0].effective_date}", [stored[0].effective_date])
+        return eligible[-1]
+
+    # -- writing -----------------------------------------------------------
+    def save(self, release: Release,
+             extra: Callable[[Release, Path], None] | None = None) -> StoredRelease:
+        """Write ``release`` and make it visible in one atomic step.
+
+        ``extra`` may add files (the search index) to the new folder before it
+        is published; if it fails, nothing is published.
+        """
+        releases_dir = self.root / "releases"
+        releases_dir.mkdir(parents=True, exist_ok=True)
+        self._sweep(releases_dir)
+        key = release.source.sha256[:8] or os.urandom(4).hex()
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{release.effective_date}-", dir=releases_dir))
+        try:
+            write_release_files(release, tmp)
+            if extra is not None:
+                extra(release, tmp)
+            final_name = f"{release.effective_date}.{key}.{os.urandom(3).hex()}"
+            final = releases_dir / final_name
+            os.replace(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        old = [r for r in self.catalog() if r["effective_date"] == release.effective_date]
+        entries = [r for r in self.catalog() if r["effective_date"] != release.effective_date]
+        entries.append(catalog_entry(release, final_name))
+        self._write_catalog(entries)
+        for r in old:
+            shutil.rmtree(releases_dir / r["dir"], ignore_errors=True)
+        return StoredRelease(release.effective_date, final, entries[-1])
+
+    def replace_index(self, stored: StoredRelease,
+                      build: Callable[[Path], None]) -> None:
+        """Build a new index next to the old one and swap it in."""
+        tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
+        try:
+            build(tmp)
+            old = stored.path / ".index-old"
+            if stored.index_dir.exists():
+                os.replace(stored.index_dir, old)
+            os.replace(tmp, stored.index_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    def _write_catalog(self, entries: list[dict[str, Any]]) -> None:
+        entries = sorted(entries, key=lambda r: r["effective_date"])
+        fd, tmp = tempfile.mkstemp(prefix=".catalog-", dir=self.root)
+        os.close(fd)
+        try:
+            _write_json(Path(tmp), {"format": FORMAT, "releases": entries})
+            os.replace(tmp, self.root / CATALOG)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _sweep(self, releases_dir: Path) -> None:
+        """Remove leftovers of interrupted writes and unreferenced folders."""
+        known = {r["dir"] for r in self.catalog()}
+        for p in releases_dir.iterdir():
+            if p.name not in known:
+                shutil.rmtree(p, ignore_errors=True)
+        for p in self.root.glob(".catalog-*"):
+            p.unlink(missing_ok=True)
+
+
+def catalog_entry(release: Release, dirname: str) -> dict[str, Any]:
+    return {
+        "effective_date": release.effective_date,
+        "dir": dirname,
+        "counts": release.counts(),
+        "complete": release.complete,
+        "unplaced_lines": len(release.unplaced),
+        "source": release.source.to_dict(),
+    }
+
+
+def write_release_files(release: Release, folder: Path) -> None:
+    """Write the files of one release into ``folder``."""
+    (folder / "chapters").mkdir(parents=True, exist_ok=True)
+    _write_json(folder / "release.json", release.to_dict())
+    by_chapter: dict[str, list[dict[str, Any]]] = {c.id: [] for c in release.chapters}
+    for r in release.rules:
+        by_chapter.setdefault(r.chapter, []).append(r.to_dict())
+    for chapter, rules in by_chapter.items():
+        _write_json(folder / "chapters" / f"{chapter}.json", rules)
+    _write_json(folder / "meta.json", meta_of(release))
+
+
+def meta_of(release: Release) -> dict[str, Any]:
+    """The small part of a release that every lookup needs."""
+    return {
+        "effective_date": release.effective_date,
+        "title": release.title,
+        "complete": release.complete,
+        "sections": [s.to_dict() for s in release.sections],
+        "chapters": [c.to_dict() for c in release.chapters],
+        "rule_ids": [r.id for r in release.rules],
+        "counts": release.counts(),
+    }
+
+
+def sections_and_chapters(meta: dict[str, Any]) -> tuple[list[Section], list[Chapter]]:
+    return ([Section.from_dict(s) for s in meta["sections"]],
+            [Chapter.from_dict(c) for c in meta["chapters"]])
+
+
+def normalize_date(text: str) -> str:
+    """Accept YYYY-MM-DD (or YYYY-MM, YYYY); return a comparable date string."""
+    import re
+
+    t = text.strip()
+    m = re.fullmatch(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?", t)
+    if not m:
+        raise BadInput(f"'{text}' is not a date: use YYYY-MM-DD")
+    y, mo, d = m.group(1), m.group(2), m.group(3)
+    if mo is None:
+        return f"{y}-12-31"
+    if not 1 <= int(mo) <= 12 or (d is not None and not 1 <= int(d) <= 31):
+        raise BadInput(f"'{text}' is not a date: use YYYY-MM-DD")
+    if d is None:
+        return f"{y}-{int(mo):02d}-31"
+    return f"{y}-{int(mo):02d}-{int(d):02d}"
