@@ -40,7 +40,8 @@ def detect_encoding(data: bytes) -> tuple[str, bool]:
         if data.startswith(bom):
             return codec, True
     # UTF-16 without a BOM would show NULs in every other byte.
-    if data[:2000].count(b"\x00") > 100:
+    sample = data[:2000]
+    if sample.count(b"\x00") > len(sample) // 4:
         even = data[0:2000:2].count(b"\x00")
         odd = data[1:2000:2].count(b"\x00")
         return ("utf-16-be" if even > odd else "utf-16-le"), False

@@ -40,6 +40,8 @@ __all__ = [
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 _LETTER_POS = {c: i for i, c in enumerate(LETTERS)}
 MAX_LETTERS = 2
+#: Real rule numbers have at most three digits; the cap keeps junk out.
+MAX_RULE_DIGITS = 4
 
 _DEPTH = {"section": 1, "chapter": 2, "rule": 3, "subrule": 4}
 
@@ -47,7 +49,7 @@ _DEPTH = {"section": 1, "chapter": 2, "rule": 3, "subrule": 4}
 # classes and re.I would let in other scripts' digits and the Kelvin sign.
 _CANONICAL = re.compile(
     r"(?P<sec>[1-9])|(?P<ch>[1-9][0-9]{2})"
-    r"(?:\.(?P<rule>[1-9][0-9]*)(?P<let>[a-km-np-z]{1,2})?)?",
+    r"(?:\.(?P<rule>[1-9][0-9]{0,3})(?P<let>[a-km-np-z]{1,2})?)?",
     re.ASCII,
 )
 # What normalize() takes apart once prefixes, quotes and a final dot are gone.
@@ -107,13 +109,15 @@ def normalize(text: str) -> str:
     whitespace and quotes.  Leading zeros of a rule number are dropped.
     Raises ``BadInput`` saying why anything else is not a rule number.
     """
-    s = text.strip().strip(_QUOTES).strip()
-    s = _PREFIX.sub("", s, count=1) if _PREFIX.match(s) else s
-    s = s.strip()
+    s = _unwrap(text)
+    prefix = _PREFIX.match(s)
+    if prefix:
+        s = s[prefix.end():]
     if s.endswith("."):  # "702.19." and "7." as printed in rule headings
         s = s[:-1].rstrip()
     if not s:
-        raise BadInput(f"{text!r} is not a rule number: it is empty")
+        what = "it has no number" if prefix else "it is empty"
+        raise BadInput(f"{text!r} is not a rule number: {what}")
     m = _LOOSE.fullmatch(s)
     if m is None:
         raise BadInput(f"{text!r} is not a rule number: {_shape_reason(s)}")
@@ -134,9 +138,12 @@ def normalize(text: str) -> str:
             raise BadInput(f"{text!r} is not a rule number: subrule letters follow "
                            f"a rule number, as in 702.19c")
         return head
-    number = int(rule)
-    if number == 0:
+    number = rule.lstrip("0")  # "702.019" -> "702.19"
+    if not number:
         raise BadInput(f"{text!r} is not a rule number: rule numbers start at 1")
+    if len(number) > MAX_RULE_DIGITS:
+        raise BadInput(f"{text!r} is not a rule number: rule numbers have at most "
+                       f"{MAX_RULE_DIGITS} digits")
     if not letters:
         return f"{head}.{number}"
     letters = letters.lower()
@@ -148,9 +155,14 @@ def normalize(text: str) -> str:
     return f"{head}.{number}{letters}"
 
 
+def _unwrap(text: str) -> str:
+    """``text`` without surrounding whitespace and quotes."""
+    return text.strip().strip(_QUOTES).strip()
+
+
 def _shape_reason(s: str) -> str:
     """Say what is wrong with ``s``, which ``_LOOSE`` did not match."""
-    if not s[0].isdigit():
+    if s[0] not in "0123456789":
         return "expected a number such as 7, 702, 702.19 or 702.19c"
     if ".." in s:
         return "it has two dots in a row"
@@ -293,14 +305,31 @@ def parse_spec(text: str) -> list[Span]:
     Accepts "510.1c-d", "601.2f–h", "119.9–10", "903.6–903.11", "510.1c to
     d", "702.19c, 702.20", "702.19c 702.20a", "rules 110.2 and 112.2",
     "110.2, 111.3, and 112.2", "608.3a and b".  Spans come back in the order
-    written.  Raises ``BadInput`` with the reason for anything else.
+    written, as given (not merged or deduplicated).  A range may cross kinds
+    ("702.19c-702.20") but not sections ("7-702").  Raises ``BadInput`` with
+    the reason for anything else.
     """
     try:
         one = normalize(text)
         return [Span(one, one)]
     except BadInput as err:
         single_error = err
-    s = text.strip().strip(_QUOTES).strip()
+    s = _unwrap(text)
+    if s.endswith("."):  # a sentence's dot: "rules 100.2a–b."
+        s = s[:-1]
+    try:
+        return _parse_list(s, text)
+    except BadInput:
+        # One word with no list or range marks: normalize() knows best why.
+        if not any(c in s for c in _DASHES + ",;& \t"):
+            raise single_error from None
+        raise
+
+
+def _parse_list(s: str, text: str) -> list[Span]:
+    def bad(reason: str) -> BadInput:
+        return BadInput(f"{text!r} is not a rule number, range or list: {reason}")
+
     spans: list[Span] = []
     range_open = False   # a dash came after the last item
     glued = False        # only whitespace since the last item ("702.19 c")
@@ -308,51 +337,47 @@ def parse_spec(text: str) -> list[Span]:
     while pos < len(s):
         m = _SPEC_TOKEN.match(s, pos)
         if m is None:
-            if not any(c in s for c in _DASHES + ",;& "):
-                raise single_error  # one malformed id: say what is wrong with it
-            raise BadInput(f"{text!r} is not a rule number, range or list: "
-                           f"unexpected {s[pos:]!r}")
+            raise bad(f"unexpected {s[pos:]!r}")
         pos = m.end()
         tok, what = m.group(), m.lastgroup
         if what == "space":
             continue
-        if what == "prefix":
-            glued = False
-            continue
-        if what == "sep":
+        if what in ("prefix", "sep", "dash"):
             if range_open:
-                raise BadInput(f"{text!r}: the range before {tok!r} has no end")
+                raise bad(f"the range before {tok!r} has no end")
+            if what == "dash":
+                if not spans or spans[-1].start != spans[-1].end:
+                    raise bad(f"{tok!r} does not follow a single rule number")
+                range_open = True
             glued = False
-            continue
-        if what == "dash":
-            if not spans or range_open or spans[-1].start != spans[-1].end:
-                raise BadInput(f"{text!r}: {tok!r} does not follow a single rule number")
-            range_open, glued = True, False
             continue
         # An id or a run of letters.
+        last = spans[-1].end if spans else None
         if range_open:
             start = spans[-1].start
             spans[-1] = Span(start, _range_end(start, tok.rstrip(".")))
             range_open = False
         elif what == "letters":
-            last = spans[-1].end if spans else None
-            if last is not None and glued and _depth(_checked_key(last)) == 3:
-                new = normalize(last + tok)            # "702.19 c"
+            depth = _depth(_checked_key(last)) if last else 0
+            if depth == 3 and glued:                      # "702.19 c"
+                new = normalize(last + tok)
                 spans[-1] = Span(new, new)
-            elif last is not None and _depth(_checked_key(last)) == 4:
-                new = normalize(last.rstrip(LETTERS) + tok)  # "608.3a and b"
+            elif depth == 4:                              # "608.3a and b"
+                try:
+                    new = normalize(last.rstrip(LETTERS) + tok)
+                except BadInput:
+                    raise bad(f"unexpected {tok!r}") from None
                 spans.append(Span(new, new))
             else:
-                raise BadInput(f"{text!r} is not a rule number, range or list: "
-                               f"unexpected {tok!r}")
+                raise bad(f"unexpected {tok!r}")
         else:
             new = normalize(tok)
             spans.append(Span(new, new))
         glued = True
     if range_open:
-        raise BadInput(f"{text!r}: the range has no end")
+        raise bad("the range has no end")
     if not spans:
-        raise BadInput(f"{text!r} is not a rule number: it names no rule")
+        raise bad("it names no rule")
     return spans
 
 
@@ -394,8 +419,8 @@ def expand(span: Span, existing: Iterable[str]) -> list[str]:
 # CR writes dotted numbers only as rule ids.
 _REF_HEAD = re.compile(
     r"""
-      (?P<kw>\b(?:rules?|sections?)[^\S\r\n]+|\bCR[^\S\r\n]*|§[^\S\r\n]*)(?=[0-9])
-    | \b[Ss]ee[^\S\r\n]+(?P<see>)(?=[1-9][0-9]{2}\b)
+      (?P<kw>\b(?:(?:sub)?rules?|sections?)[ \t\u00a0]+|\bCR[ \t\u00a0]*|§[ \t\u00a0]*)(?=[0-9])
+    | \b[Ss]ee[ \t\u00a0]+(?P<see>)(?=[1-9][0-9]{2}\b)
     | (?<![\w.$/])(?P<bare>)(?=[1-9][0-9]{2}\.[1-9])
     """,
     re.VERBOSE | re.ASCII | re.IGNORECASE,
@@ -410,11 +435,13 @@ _REF_RANGE_END = re.compile(
 # List separators; a quoted chapter title may sit between items, as in
 # 'rules 701.42, “Meld,” and 730' (its comma is inside the quotes).
 _REF_SEP = re.compile(
-    r"""(?:,[^\S\r\n]*[“"][^“”"\r\n]{1,80}[”"])?
-        (?:[^\S\r\n]*,[^\S\r\n]*(?:(?:and|or)[^\S\r\n]+)?
-          |[^\S\r\n]+(?:(?:and|or)[^\S\r\n]+)?)""",
+    r"""(?:,[ ]*[“"][^“”"\r\n]{1,80}[”"],?[ ]*   # ', “Meld,” ' or ', “Meld”, '
+         |[ ]*,[ ]*
+         |[ ]+(?=(?:and|or)[ ]))
+        (?:(?:and|or)[ ]+)?""",
     re.VERBOSE | re.ASCII,
 )
+_REF_TITLE_NEXT = re.compile(r",[ ]*[“\"]")
 _REF_SIBLING = re.compile(r"[b-km-np-z](?![\w'’\-])", re.ASCII)
 
 
@@ -435,8 +462,14 @@ def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Sp
     except BadInput:
         return None
     depth = _depth(_checked_key(start))
-    if depth == 1 and not (head == "section" or (prev and _depth(_checked_key(prev)) == 1)):
-        return None  # a lone digit is a section only where the text says so
+    # A lone number is a section or chapter only where the text says so: after
+    # the word, after another of its kind ("rules 614 and 615"), or before a
+    # title ("and 730, “Merging ...”"); not in "rule 702.19 and 100 cards".
+    if depth <= 2 and prev is not None and _depth(_checked_key(prev)) != depth \
+            and not _REF_TITLE_NEXT.match(text, m.end()):
+        return None
+    if depth == 1 and prev is None and head != "section":
+        return None
     end, stop = start, m.end()
     r = _REF_RANGE_END.match(text, stop)
     if r is not None:
@@ -471,7 +504,7 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
         else:
             head = "see" if h["see"] is not None else "bare"
         item = _ref_item(text, h.end(), None, head)
-        if item is None or (head == "rule" and _depth(_checked_key(item[1].start)) == 1):
+        if item is None:
             pos = h.end()
             continue
         stop, span = item

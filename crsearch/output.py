@@ -105,8 +105,10 @@ def item_json(item: Any, release: str) -> dict[str, Any]:
 
 def render_toc(rows: Iterable[tuple[int, str, str]]) -> str:
     """Rows of (depth, id, title) as an indented table of contents."""
-    return "\n".join(f"{'  ' * depth}{_id(id + '.') if '.' not in id else _id(id)} {title}"
-                     for depth, id, title in rows)
+    def label(id: str) -> str:
+        return id if numbers.kind(id) == "subrule" else id + "."
+
+    return "\n".join(f"{'  ' * depth}{_id(label(id))} {title}" for depth, id, title in rows)
 
 
 def render_releases(rows: list[dict[str, Any]], current: str | None) -> str:

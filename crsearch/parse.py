@@ -273,7 +273,9 @@ class _Parser:
                 # releases, a paragraph of a rule or example broken onto a
                 # new line.
                 sep = " " if wrapped and not indented else "\n"
-                if last_example and not indented:
+                if last_example and wrapped and not indented:
+                    # A hard-wrapped example goes on; elsewhere a loose line
+                    # after an example is another paragraph of the rule.
                     rule.examples[-1] += sep + line
                 else:
                     rule.text = (rule.text + sep + line) if rule.text else line

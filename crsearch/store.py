@@ -17,13 +17,14 @@ leaves the previous state as it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from crsearch.errors import BadInput, NotFound, StoreError
 from crsearch.model import Chapter, Release, Rule, Section
@@ -126,6 +127,11 @@ class Store:
         """
         releases_dir = self.root / "releases"
         releases_dir.mkdir(parents=True, exist_ok=True)
+        with self._lock():
+            return self._save_locked(release, releases_dir, extra)
+
+    def _save_locked(self, release: Release, releases_dir: Path,
+                     extra: Callable[[Release, Path], None] | None) -> StoredRelease:
         self._sweep(releases_dir)
         key = release.source.sha256[:8] or os.urandom(4).hex()
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{release.effective_date}-", dir=releases_dir))
@@ -150,6 +156,11 @@ class Store:
     def replace_index(self, stored: StoredRelease,
                       build: Callable[[Path], None]) -> None:
         """Build a new index next to the old one and swap it in."""
+        with self._lock():
+            self._replace_index_locked(stored, build)
+
+    def _replace_index_locked(self, stored: StoredRelease,
+                              build: Callable[[Path], None]) -> None:
         tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
         try:
             build(tmp)
@@ -161,6 +172,21 @@ class Store:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        """One writer at a time, so sweeping never removes another's work."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: writers are rare; go without.
+            yield
+            return
+        with open(self.root / ".lock", "w") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
     def _write_catalog(self, entries: list[dict[str, Any]]) -> None:
         entries = sorted(entries, key=lambda r: r["effective_date"])

@@ -1,0 +1,256 @@
+"""The Whoosh search index of one release: schema, building and opening.
+
+One index per stored release lives in ``<release>/index/``.  Next to the
+Whoosh files, ``terms.json`` holds what the query side needs before it
+searches: titles of keywords, chapters and sections, glossary names and the
+rules their entries cite, every rule id, and the word list used to correct
+typos.  Stored fields are kept lean (id, kind, display title, text, parent)
+because stored fields are what makes an index slow to build and to open.
+
+Whoosh is imported inside the functions here, and nothing imports this
+module at load time: ``crsearch rule`` never pays for it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from crsearch import numbers
+from crsearch.errors import StoreError
+from crsearch.model import Chapter, GlossaryEntry, Release, Rule, Section
+
+TERMS = "terms.json"
+INDEX_NAME = "crsearch"
+#: Bump when the schema or terms.json change; old indexes are then rebuilt.
+INDEX_FORMAT = 1
+
+# Curly quotes, primes and dashes folded to ASCII, so "can't" finds "can’t".
+_FOLD = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+    "\u2015": "-", "\u2212": "-", "\u00a0": " ",
+})
+#: Words as the index and the query side see them: letters and digits, with
+#: inner apostrophes kept ("can't", "creature's").
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+#: Small stop list: "can", "not", "each", "all" matter to rules questions.
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from has have if in is it of on or that the "
+    "this to was which with".split())
+
+
+def fold(text: str) -> str:
+    """Case-fold and fold quotes, dashes and accents the way the index does."""
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    return text.casefold()
+
+
+def words(text: str) -> list[str]:
+    """The folded words of ``text`` (no stemming, stop words kept)."""
+    return WORD.findall(fold(text))
+
+
+def norm_title(text: str) -> str:
+    """A title or typed term reduced to its words: 'Trample,' -> 'trample'."""
+    return " ".join(words(text))
+
+
+def analyzer():
+    """Tokenizer + case/quote folding + stop words + Porter stemming."""
+    from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+
+    # A plain dict (not a local class) so that the schema can be pickled.
+    return (RegexTokenizer(r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*") | LowercaseFilter()
+            | CharsetFilter(dict(_FOLD))
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=-1))
+
+
+def schema():
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
+    ana = analyzer()
+    return Schema(
+        id=ID(stored=True, unique=True),
+        kind=ID(stored=True),
+        section=ID,
+        chapter=ID,
+        # The keyword, glossary term (and aliases), chapter or section title.
+        name=TEXT(analyzer=ana, phrase=True),
+        text=TEXT(analyzer=ana, phrase=True, stored=True),
+        examples=TEXT(analyzer=ana, phrase=False),
+        # Titles above the item: chapter title, parent rule's keyword.
+        context=TEXT(analyzer=ana, phrase=False),
+        title=STORED,
+        parent=STORED,
+    )
+
+
+# -- documents ---------------------------------------------------------------
+
+def _rule_title(rule: Rule, rules: dict[str, Rule], chapters: dict[str, Chapter]) -> str:
+    """The heading shown for a rule: its keyword, else its chapter's title."""
+    if rule.title:
+        return rule.title
+    up = numbers.parent(rule.id)
+    if rule.kind == "subrule" and up in rules and rules[up].title:
+        return rules[up].title or ""
+    c = chapters.get(rule.chapter)
+    return c.title if c else ""
+
+
+def _short(text: str, width: int = 70) -> str:
+    first = text.split("\n", 1)[0]
+    return first if len(first) <= width else first[: width - 1].rstrip() + "…"
+
+
+def documents(release: Release) -> list[dict[str, Any]]:
+    """One Whoosh document per section, chapter, rule and glossary entry."""
+    sections = {s.id: s for s in release.sections}
+    chapters = {c.id: c for c in release.chapters}
+    rules = {r.id: r for r in release.rules}
+    docs: list[dict[str, Any]] = []
+    for item in release.items():
+        if isinstance(item, Section):
+            docs.append({"id": item.id, "kind": "section", "section": item.id,
+                         "name": item.title, "text": "", "title": item.title,
+                         "parent": ""})
+        elif isinstance(item, Chapter):
+            s = sections.get(item.section)
+            docs.append({"id": item.id, "kind": "chapter", "section": item.section,
+                         "chapter": item.id, "name": item.title, "text": "",
+                         "context": s.title if s else "", "title": item.title,
+                         "parent": f"{item.section}. {s.title}" if s else item.section})
+        elif isinstance(item, Rule):
+            up = numbers.parent(item.id) or ""
+            c = chapters.get(item.chapter)
+            context = [c.title] if c else []
+            if item.kind == "subrule" and up in rules:
+                pr = rules[up]
+                context.append(pr.title or "")
+                parent = f"{up}. {pr.title or _short(pr.text)}"
+            else:
+                parent = f"{up}. {c.title}" if c else up
+            doc = {"id": item.id, "kind": item.kind, "section": item.section,
+                   "chapter": item.chapter, "text": item.text,
+                   "context": " ".join(context),
+                   "title": _rule_title(item, rules, chapters), "parent": parent}
+            if item.title:
+                doc["name"] = item.title
+            if item.examples:
+                doc["examples"] = "\n".join(item.examples)
+            docs.append(doc)
+    for g in release.glossary:
+        names = [g.term, *[a for a in g.aliases if a != g.term]]
+        text = g.text + ("\n" + "\n".join("Example: " + e for e in g.examples)
+                         if g.examples and not any(e in g.text for e in g.examples) else "")
+        docs.append({"id": g.id, "kind": "glossary", "name": " ".join(names),
+                     "text": text, "title": g.heading, "parent": ""})
+    # release.items() yields glossary entries too; keep the first of each id.
+    seen: set[str] = set()
+    out = []
+    for d in docs:
+        if d["id"] not in seen:
+            seen.add(d["id"])
+            out.append(d)
+    return out
+
+
+def terms_of(release: Release) -> dict[str, Any]:
+    """What the query side needs without opening the Whoosh index."""
+    keywords: dict[str, str] = {}
+    for r in release.rules:
+        if r.title and r.kind == "rule":
+            keywords.setdefault(norm_title(r.title), r.id)
+    glossary = []
+    for g in release.glossary:
+        names = sorted({norm_title(n) for n in [g.term, *g.aliases]} - {""})
+        targets = [t for ref in g.references for t in ref.targets]
+        see = None
+        m = re.match(r"See ([^.]+)\.?$", g.text.strip())
+        if m and not targets:
+            see = norm_title(m.group(1))
+        glossary.append({"id": g.id, "names": names, "targets": targets,
+                         "see": see, "obsolete": g.obsolete})
+    vocab: Counter[str] = Counter()
+    for item in release.items():
+        for attr in ("title", "text", "term"):
+            value = getattr(item, attr, None)
+            if value:
+                vocab.update(w for w in words(value) if w.isalpha())
+        for ex in getattr(item, "examples", ()):
+            vocab.update(w for w in words(ex) if w.isalpha())
+    return {
+        "format": INDEX_FORMAT,
+        "effective_date": release.effective_date,
+        "ids": [i for i in (*(s.id for s in release.sections),
+                            *(c.id for c in release.chapters),
+                            *(r.id for r in release.rules))],
+        "keywords": keywords,
+        "chapters": {norm_title(c.title): c.id for c in release.chapters},
+        "sections": {norm_title(s.title): s.id for s in release.sections},
+        "glossary": glossary,
+        "vocab": dict(sorted(vocab.items())),
+    }
+
+
+# -- building ----------------------------------------------------------------
+
+def build_index(release: Release, path: Path) -> None:
+    """Build the search index of ``release`` in the folder ``path``.
+
+    ``path`` must not exist or be empty; the caller (``store.save`` or
+    ``store.replace_index``) makes the result visible atomically.
+    """
+    from whoosh import index as windex
+
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    ix = windex.create_in(str(path), schema(), indexname=INDEX_NAME)
+    # One writer, one segment, a big buffer: ~4,000 short documents fit in
+    # memory, so this avoids merges and sub-processes entirely.
+    writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+    try:
+        for doc in documents(release):
+            writer.add_document(**{k: v for k, v in doc.items() if v != "" or k in ("title", "parent")})
+        writer.commit(optimize=False)
+    except BaseException:
+        writer.cancel()
+        raise
+    with open(path / TERMS, "w", encoding="utf-8") as f:
+        json.dump(terms_of(release), f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+# -- opening -----------------------------------------------------------------
+
+class IndexMissing(StoreError):
+    """The selected release has no usable search index."""
+
+
+def open_index(path: Path):
+    """Open the Whoosh index and its terms; raise IndexMissing with the fix."""
+    path = Path(path)
+    terms_file = path / TERMS
+    if not terms_file.exists():
+        raise IndexMissing(f"the release has no search index ({path} is missing); "
+                           "run `crsearch index` to build it")
+    try:
+        with open(terms_file, encoding="utf-8") as f:
+            terms = json.load(f)
+        if terms.get("format") != INDEX_FORMAT:
+            raise IndexMissing("the search index was built by another version of crsearch; "
+                               "run `crsearch index` to rebuild it")
+        from whoosh import index as windex
+
+        ix = windex.open_dir(str(path), indexname=INDEX_NAME)
+    except IndexMissing:
+        raise
+    except Exception as e:  # Whoosh raises many kinds on a damaged folder
+        raise IndexMissing(f"the search index in {path} cannot be read ({e.__class__.__name__}); "
+                           "run `crsearch index` to rebuild it") from None
+    return ix, terms

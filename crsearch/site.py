@@ -1,0 +1,511 @@
+"""Render one release as a static website: every reference a link, and search.
+
+The build gathers before it writes (like mkdocs): every reference of every
+rule, example and glossary definition is resolved to a URL first, every page
+is rendered second, and the links that could not be resolved are counted, so
+``--strict`` can fail on them.  Then Pagefind (from PyPI) indexes the pages.
+
+Layout: all pages sit in one folder, so every link is a plain relative
+``702.html#702.19c`` that works from ``file://`` and under any sub-path:
+
+- ``index.html``: the contents as printed, linked; ``7`` etc. anchor sections;
+- ``<chapter>.html`` (``702.html``): every rule and subrule, anchored at its id;
+- ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
+  introduction, credits, where the text came from, the parser's notes);
+- ``search.html`` + ``search.js`` + ``terms.js``: rule-number jump, typo-
+  tolerant term matching and Pagefind results (``pagefind/``).
+
+``url_for`` (on :class:`Urls`) is the one place a URL is made: templates,
+the search term index and the tests all use it.  The same release always gives
+a byte-identical site: nothing depends on the clock, the file order of the
+disk or hash seeds; with ``SOURCE_DATE_EPOCH`` set, file times are set to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from crsearch import __version__, numbers
+from crsearch.errors import BadInput, CRSearchError
+from crsearch.model import GlossaryEntry, Release, Rule
+
+MARKER = "crsearch-site.json"
+STATIC = ("site.css", "site.js")
+SEARCH_PAGE = "search.html"
+
+Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
+
+
+class SiteError(CRSearchError):
+    """The site could not be built (bad output folder, Pagefind failure)."""
+
+    exit_code = 2
+
+
+# -- URLs -------------------------------------------------------------------
+
+def _slug(term: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+    return s or "term"
+
+
+class Urls:
+    """Every URL of the site, made in one place.
+
+    All pages share one folder, so a URL is the same from every page.
+    """
+
+    def __init__(self, release: Release):
+        self.sections = {s.id for s in release.sections}
+        self.chapters = {c.id for c in release.chapters}
+        self.rules = {r.id for r in release.rules}
+        self.glossary_anchor: dict[str, str] = {}
+        used: set[str] = set()
+        for g in release.glossary:
+            if g.id in self.glossary_anchor:
+                continue
+            base = "g-" + _slug(g.term)
+            anchor, n = base, 2
+            while anchor in used:
+                anchor, n = f"{base}-{n}", n + 1
+            used.add(anchor)
+            self.glossary_anchor[g.id] = anchor
+
+    def page(self, name: str) -> str:
+        """The URL of a page that is not about one id: "index", "glossary", ..."""
+        return f"{name}.html"
+
+    def chapter_page(self, chapter: str) -> str:
+        return f"{chapter}.html"
+
+    def exists(self, id: str) -> bool:
+        return (id in self.rules or id in self.chapters or id in self.sections
+                or id in self.glossary_anchor)
+
+    def anchor(self, id: str) -> str:
+        """The HTML id an item is anchored at (its own id for rules)."""
+        if id in self.glossary_anchor:
+            return self.glossary_anchor[id]
+        return id
+
+    def url_for(self, id: str) -> str:
+        """The relative URL of a section, chapter, rule or glossary id."""
+        if id in self.glossary_anchor:
+            return f"glossary.html#{self.glossary_anchor[id]}"
+        if id in self.sections:
+            return f"index.html#{id}"
+        if id in self.chapters:
+            return self.chapter_page(id)
+        if id in self.rules:
+            return f"{self.chapter_page(id.split('.', 1)[0])}#{id}"
+        raise KeyError(id)
+
+
+def url_for(id: str, release: Release) -> str:
+    """The relative URL of ``id`` in the site built from ``release``."""
+    return Urls(release).url_for(id)
+
+
+# -- gathering: references to segments ---------------------------------------
+
+_QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
+_TOKEN = re.compile(r"(?P<dash>[\-\u2010-\u2015\u2212])?(?P<tok>[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w’'])[a-z]{1,2}(?![\w’']))")
+
+
+@dataclass
+class LinkStats:
+    """What gathering found: links made, and those that point nowhere."""
+
+    links: int = 0
+    dangling: list[tuple[str, str]] = field(default_factory=list)  # (from id, missing id)
+
+
+def _id_tokens(printed: str) -> list[tuple[int, int, bool]]:
+    """Positions of the ids and range ends in a printed reference."""
+    blanked = _QUOTED.sub(lambda m: " " * len(m.group()), printed)
+    out = []
+    for m in _TOKEN.finditer(blanked):
+        tok = m.group("tok")
+        if tok.isalpha() and tok in ("and", "or", "to", "see", "cr"):
+            continue
+        out.append((m.start("tok"), m.end("tok"), m.group("dash") is not None))
+    return out
+
+
+def link_segments(text: str, urls: Urls, stats: LinkStats, source: str) -> list[Segment]:
+    """Split ``text`` into plain text and links, one link per id printed.
+
+    "rules 510.1c–d" becomes a link "rules 510.1c" to 510.1c, "–", and a link
+    "d" to 510.1d: both ends of a range are links.
+    """
+    out: list[Segment] = []
+    pos = 0
+    for start, end, printed, spans in numbers.find_references(text):
+        if start > pos:
+            out.append(("text", text[pos:start], ""))
+        ids: list[str] = []
+        for span in spans:
+            ids.append(span.start)
+            if span.end != span.start:
+                ids.append(span.end)
+        tokens = _id_tokens(printed)
+        if len(tokens) != len(ids):
+            # Could not tell which number is which: link the whole reference
+            # to its first id rather than guess.
+            tokens, ids = [(0, len(printed), False)], ids[:1]
+        cur = 0
+        for n, ((ts, te, _dash), id) in enumerate(zip(tokens, ids)):
+            ls = 0 if n == 0 else ts  # the first link takes "rule(s) " with it
+            if ls > cur:
+                out.append(("text", printed[cur:ls], ""))
+            piece = printed[ls:te]
+            if urls.exists(id):
+                out.append(("link", piece, urls.url_for(id)))
+                stats.links += 1
+            else:
+                out.append(("missing", piece, id))
+                stats.dangling.append((source, id))
+            cur = te
+        if cur < len(printed):
+            out.append(("text", printed[cur:], ""))
+        pos = end
+    if pos < len(text):
+        out.append(("text", text[pos:], ""))
+    return _merge(out)
+
+
+def _merge(segs: list[Segment]) -> list[Segment]:
+    merged: list[Segment] = []
+    for s in segs:
+        if s[0] == "text" and merged and merged[-1][0] == "text":
+            merged[-1] = ("text", merged[-1][1] + s[1], "")
+        elif s[1]:
+            merged.append(s)
+    return merged
+
+
+_SEE_TERM = re.compile(r"(?:^|(?<=[.)”] ))See (?P<term>[A-Z][^.“”]{1,60}?)\.$")
+
+
+def glossary_see(segs: list[Segment], terms: dict[str, str]) -> list[Segment]:
+    """Link a closing "See Exile." in a glossary definition to that entry."""
+    if not segs or segs[-1][0] != "text":
+        return segs
+    last = segs[-1][1]
+    m = _SEE_TERM.search(last)
+    if not m or m.group("term").lower() not in terms:
+        return segs
+    href = terms[m.group("term").lower()]
+    s, e = m.span("term")
+    return segs[:-1] + [("text", last[:s], ""), ("link", last[s:e], href),
+                        ("text", last[e:], "")]
+
+
+# -- the gathered site --------------------------------------------------------
+
+@dataclass
+class RuleView:
+    rule: Rule
+    number: str                    # as printed: "702.19." or "702.19c"
+    paragraphs: list[list[Segment]]
+    examples: list[list[Segment]]
+    cited_by: list[tuple[str, str]]  # (label, href)
+
+
+@dataclass
+class TermView:
+    entry: GlossaryEntry
+    anchor: str
+    paragraphs: list[list[Segment]]
+    examples: list[list[Segment]]
+    cited_by: list[tuple[str, str]]
+
+
+@dataclass
+class Page:
+    """One page to render: its file name, template and context."""
+
+    name: str
+    template: str
+    context: dict[str, Any]
+
+
+@dataclass
+class BuildResult:
+    """What a build made."""
+
+    out: Path
+    pages: int
+    links: int
+    dangling: list[tuple[str, str]]
+    unplaced: int
+    search: bool
+
+
+def _label(id: str, release: Release) -> str:
+    item = release.get(id)
+    if isinstance(item, GlossaryEntry):
+        return f"{item.term} (glossary)"
+    return id
+
+
+def _printed_number(rule: Rule) -> str:
+    return rule.id + "." if rule.kind == "rule" else rule.id
+
+
+def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
+    """Resolve every link of ``release`` and lay out its pages (no I/O)."""
+    urls = Urls(release)
+    stats = LinkStats()
+    date = release.effective_date
+    term_urls: dict[str, str] = {}
+    for g in release.glossary:
+        for name in [g.term, *g.aliases]:
+            term_urls.setdefault(name.lower(), urls.url_for(g.id))
+
+    def cited(item: Any) -> list[tuple[str, str]]:
+        ids = sorted(set(item.cited_by), key=lambda i: (
+            (1, (0, 0, 0, 0), i) if i.startswith("glossary:") else (0, numbers.sort_key(i), "")))
+        return [(_label(i, release), urls.url_for(i)) for i in ids if urls.exists(i)]
+
+    def segs(text: str, source: str) -> list[list[Segment]]:
+        return [link_segments(p, urls, stats, source) for p in text.split("\n")]
+
+    chapters = release.chapters
+    rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
+    for r in release.rules:
+        view = RuleView(r, _printed_number(r), segs(r.text, r.id),
+                        [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
+        rules_by_chapter.setdefault(r.chapter, []).append(view)
+
+    terms: list[TermView] = []
+    seen: set[str] = set()
+    for g in release.glossary:
+        paragraphs = [glossary_see(p, term_urls) for p in segs(g.text, g.id)]
+        anchor = urls.anchor(g.id) if g.id not in seen else f"{urls.anchor(g.id)}-dup"
+        seen.add(g.id)
+        terms.append(TermView(g, anchor, paragraphs,
+                              [link_segments(e, urls, stats, g.id) for e in g.examples],
+                              cited(g)))
+
+    sections = {s.id: s for s in release.sections}
+    common = {"release": release, "date": date, "version": __version__,
+              "built": _built_date()}
+    pages: list[Page] = []
+
+    # The contents as printed, each line linked to what it names.
+    toc: list[dict[str, Any]] = []
+    anchored: set[str] = set()
+    for line in release.contents:
+        m = re.match(r"^(\d{1,3})\.\s+(.*)$", line)
+        entry: dict[str, Any] = {"text": line, "href": None, "id": None, "kind": "other"}
+        if m and urls.exists(m.group(1)):
+            id = m.group(1)
+            entry.update(href=urls.url_for(id), kind=numbers.kind(id))
+            if entry["kind"] == "section" and id not in anchored:
+                entry["id"] = id
+                anchored.add(id)
+        elif line.strip().lower() == "glossary":
+            entry.update(href=urls.page("glossary"), kind="section")
+        elif line.strip().lower() == "credits":
+            entry.update(href=urls.page("about") + "#credits", kind="section")
+        toc.append(entry)
+    # Sections the printed contents leaves out still need their anchor.
+    extra_sections = [s for s in release.sections if s.id not in anchored]
+    pages.append(Page("index.html", "index.html", {
+        **common, "toc": toc, "extra_sections": extra_sections,
+        "chapters_of": {s.id: [c for c in chapters if c.section == s.id] for s in release.sections},
+        "page_title": release.title or "Comprehensive Rules"}))
+
+    for n, c in enumerate(chapters):
+        prev = chapters[n - 1] if n > 0 else None
+        nxt = chapters[n + 1] if n + 1 < len(chapters) else None
+        pages.append(Page(urls.chapter_page(c.id), "chapter.html", {
+            **common, "chapter": c, "section": sections.get(c.section),
+            "rules": rules_by_chapter.get(c.id, []), "prev": prev, "next": nxt,
+            "cited_by": cited(c),
+            "page_title": f"{c.id}. {c.title}"}))
+
+    pages.append(Page("glossary.html", "glossary.html", {
+        **common, "terms": terms, "page_title": "Glossary",
+        "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
+
+    keywords = []
+    for chapter in ("701", "702"):
+        c = next((x for x in chapters if x.id == chapter), None)
+        if c is None:
+            continue
+        rows = [(r.rule.id, r.rule.title or _first_words(r.rule.text), urls.url_for(r.rule.id))
+                for r in rules_by_chapter.get(chapter, []) if r.rule.kind == "rule"]
+        keywords.append((c, sorted(rows, key=lambda row: row[1].lower())))
+    pages.append(Page("keywords.html", "keywords.html", {
+        **common, "groups": keywords, "page_title": "Keyword actions and abilities"}))
+
+    pages.append(Page("about.html", "about.html", {
+        **common, "page_title": "About this release"}))
+    pages.append(Page(SEARCH_PAGE, "search.html", {**common, "page_title": "Search"}))
+    pages.append(Page("404.html", "404.html", {**common, "page_title": "Not found"}))
+
+    search_index = _search_terms(release, urls)
+    return pages, stats, search_index
+
+
+def _first_words(text: str, n: int = 8) -> str:
+    words = text.split()
+    return " ".join(words[:n]) + (" …" if len(words) > n else "")
+
+
+def _search_terms(release: Release, urls: Urls) -> dict[str, Any]:
+    """The small client-side index: every id, and the names a judge types."""
+    ids = {"s": sorted(urls.sections, key=numbers.sort_key),
+           "c": sorted(urls.chapters, key=numbers.sort_key),
+           "r": [r.id for r in sorted(release.rules, key=lambda r: numbers.sort_key(r.id))]}
+    terms: list[list[str]] = []
+    for r in release.rules:
+        if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
+            terms.append([r.title, urls.url_for(r.id), r.id])
+    for c in release.chapters:
+        terms.append([c.title, urls.url_for(c.id), c.id])
+    for g in release.glossary:
+        for name in dict.fromkeys([g.term, *g.aliases]):
+            terms.append([name, urls.url_for(g.id), "glossary"])
+    terms.sort(key=lambda t: (t[0].lower(), t[2], t[1]))
+    return {"date": release.effective_date, "ids": ids, "terms": terms}
+
+
+def _built_date() -> str | None:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return None
+    import datetime as dt
+
+    try:
+        return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).strftime("%Y-%m-%d")
+    except (ValueError, OverflowError, OSError):
+        raise BadInput(f"SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds") from None
+
+
+# -- rendering ----------------------------------------------------------------
+
+def environment(urls: Urls):
+    """The jinja2 environment, with ``url_for`` as a global."""
+    import jinja2
+
+    from crsearch.paths import templates_dir
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.globals["url_for"] = urls.url_for
+    env.globals["page_url"] = urls.page
+    env.globals["anchor"] = urls.anchor
+    return env
+
+
+def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
+    """Every file of the site (but the search index), by name."""
+    pages, stats, search_index = gather(release)
+    env = environment(Urls(release))
+    files: dict[str, bytes] = {}
+    for page in pages:
+        html = env.get_template(page.template).render(page=page.name, **page.context)
+        files[page.name] = html.encode("utf-8")
+    from crsearch.paths import templates_dir
+
+    for name in STATIC:
+        files[name] = (templates_dir() / name).read_bytes()
+    files["terms.js"] = ("window.CRSEARCH_TERMS=" + json.dumps(
+        search_index, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        + ";\n").encode("utf-8")
+    files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
+                                 "effective_date": release.effective_date},
+                                sort_keys=True, indent=1) + "\n").encode("utf-8")
+    return dict(sorted(files.items())), stats
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"{out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise BadInput(f"{out} is not empty and holds no crsearch site; "
+                       "choose a new or empty folder")
+
+
+def run_pagefind(folder: Path) -> None:
+    """Index ``folder`` with Pagefind (the PyPI package's bundled binary)."""
+    cmd = [sys.executable, "-m", "pagefind", "--site", str(folder), "--silent"]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PAGEFIND_SITE": str(folder)})
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SiteError(f"cannot run Pagefind: {e}") from None
+    if done.returncode != 0:
+        detail = " ".join((done.stderr or done.stdout or "").split())[-300:]
+        raise SiteError(f"Pagefind failed (exit {done.returncode}): {detail or 'no output'}")
+
+
+def build(release: Release, out: Path | str, *, search: bool = True,
+          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
+    """Build the site of ``release`` into ``out``, replacing a previous build.
+
+    The site is written to a temporary folder beside ``out`` and swapped in at
+    the end, so a failed build leaves the old site as it was.  ``strict``
+    turns dangling references and unplaced lines into an error.
+    """
+    out = Path(out)
+    _check_out(out)
+    files, stats = render(release)
+    problems = []
+    if stats.dangling:
+        problems.append(f"{len(stats.dangling)} references point at rules this release "
+                        "does not have: " + ", ".join(f"{a}→{b}" for a, b in stats.dangling[:5])
+                        + (" …" if len(stats.dangling) > 5 else ""))
+    if release.unplaced:
+        problems.append(f"{len(release.unplaced)} source lines could not be placed")
+    if strict and problems:
+        raise SiteError("strict: " + "; ".join(problems))
+    for p in problems:
+        if warn:
+            warn(p)
+    parent = out.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        if search:
+            run_pagefind(tmp)
+        _set_times(tmp)
+        os.chmod(tmp, 0o755)
+        if out.exists():
+            old = parent / f".{out.name}-old-{os.getpid()}"
+            os.replace(out, old)
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    pages = sum(1 for n in files if n.endswith(".html"))
+    return BuildResult(out, pages, stats.links, stats.dangling, len(release.unplaced), search)
+
+
+def _set_times(folder: Path) -> None:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return
+    t = int(epoch)
+    for p in sorted(folder.rglob("*"), reverse=True):
+        os.utime(p, (t, t))
+    os.utime(folder, (t, t))
