@@ -45,7 +45,41 @@ def _width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
+_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site")
+
+
 class _Group(click.Group):
+    """Maps library errors to exit codes; loads search/site commands on demand."""
+
+    _extensions_loaded = False
+
+    def _load_extensions(self) -> None:
+        # The search and site commands live in their own modules, imported
+        # only when one of them (or --help) is asked for, so `crsearch rule`
+        # never pays for them.
+        if self._extensions_loaded:
+            return
+        self._extensions_loaded = True
+        import importlib
+
+        for name in _EXTENSIONS:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as e:
+                if e.name != name:
+                    raise
+                continue
+            module.register(self)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            self._load_extensions()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_extensions()
+        return super().list_commands(ctx)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -316,24 +350,6 @@ def export(state: State, as_json: bool) -> None:
     stored = state.stored()
     sys.stdout.write(stored.path.joinpath("release.json").read_text(encoding="utf-8"))
     sys.stdout.write("\n")
-
-
-def _register_extensions() -> None:
-    # Search and site commands live in their own modules; those modules import
-    # only click at load time, so registering them costs a rule lookup nothing.
-    import importlib
-
-    for name in ("crsearch.cli_search", "crsearch.cli_site"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            continue
-        module.register(cli)
-
-
-_register_extensions()
 
 
 def main() -> None:

@@ -58,16 +58,39 @@ class Library:
         self.sections = {s.id: s for s in sections}
         self.chapters = {c.id: c for c in chapters}
         self.rule_ids: list[str] = meta["rule_ids"]
-        self.existing = sorted([*self.sections, *self.chapters, *self.rule_ids],
-                               key=numbers.sort_key)
-        self._keys = [numbers.sort_key(i) for i in self.existing]
-        self._exists = set(self.existing)
-        self._chapter_rules: dict[str, list[Rule]] = {}
+        self._exists = {*self.sections, *self.chapters, *self.rule_ids}
+        self._existing: list[str] | None = None
+        self._keys: list[tuple] | None = None
+        self._chapter_data: dict[str, list[dict[str, Any]]] = {}
+        self._rules: dict[str, Rule] = {}
 
-    def chapter_rules(self, chapter: str) -> list[Rule]:
-        if chapter not in self._chapter_rules:
-            self._chapter_rules[chapter] = self.stored.chapter_rules(chapter)
-        return self._chapter_rules[chapter]
+    @property
+    def existing(self) -> list[str]:
+        """Every id in rule order; built only when a range or suggestion needs it."""
+        if self._existing is None:
+            self._existing = sorted(self._exists, key=numbers.sort_key)
+            self._keys = [numbers.sort_key(i) for i in self._existing]
+        return self._existing
+
+    def _rule(self, d: dict[str, Any]) -> Rule:
+        # Only the rules shown are turned into objects; a chapter file holds
+        # hundreds (702 has over a thousand).
+        key = f"{d['id']}@{d.get('line', 0)}"
+        if key not in self._rules:
+            self._rules[key] = Rule.from_dict(d)
+        return self._rules[key]
+
+    def _chapter(self, chapter: str) -> list[dict[str, Any]]:
+        if chapter not in self._chapter_data:
+            self._chapter_data[chapter] = self.stored.chapter_dicts(chapter)
+        return self._chapter_data[chapter]
+
+    def chapter_rules(self, chapter: str, within: str | None = None) -> list[Rule]:
+        """The rules of a chapter (only those inside ``within``, if given)."""
+        data = self._chapter(chapter)
+        if within is not None:
+            data = [d for d in data if numbers.contains(within, d["id"])]
+        return [self._rule(d) for d in data]
 
     def exists(self, id: str) -> bool:
         return id in self._exists
@@ -84,8 +107,10 @@ class Library:
         parent = numbers.parent(id)
         while parent and not self.exists(parent):
             parent = numbers.parent(parent)
+        existing = self.existing
+        assert self._keys is not None
         pos = bisect.bisect_left(self._keys, numbers.sort_key(id))
-        near = self.existing[max(0, pos - 3):pos + 3]
+        near = existing[max(0, pos - 3):pos + 3]
         if parent:
             near = [n for n in near if numbers.contains(parent, n) and n != parent] or [parent]
         for n in near:
@@ -107,7 +132,10 @@ class Library:
         wanted: list[str] = []
         for spec in specs:
             for span in numbers.parse_spec(spec):
-                members = numbers.expand(span, self.existing)
+                if span.start == span.end:
+                    members = [span.start] if span.start in self._exists else []
+                else:
+                    members = numbers.expand(span, self.existing)
                 if span.start == span.end:
                     if not members:
                         raise NotFound(
@@ -138,9 +166,9 @@ class Library:
             if isinstance(item, Rule) and item.kind == "subrule":
                 p = numbers.parent(item.id)
                 if p and p not in result.rules:
-                    for r in self.chapter_rules(item.chapter):
-                        if r.id == p:
-                            result.rules[p] = r
+                    for d in self._chapter(item.chapter):
+                        if d["id"] == p:
+                            result.rules[p] = self._rule(d)
         return result
 
     def _items_for(self, id: str, children: bool) -> list[Any]:
@@ -155,10 +183,10 @@ class Library:
             if children:
                 items += self.chapter_rules(id)
             return items
-        rules = self.chapter_rules(id.split(".")[0])
+        chapter = id.split(".")[0]
         if not children:
-            return [r for r in rules if r.id == id]
-        return [r for r in rules if numbers.contains(id, r.id)]
+            return [self._rule(d) for d in self._chapter(chapter) if d["id"] == id]
+        return self.chapter_rules(chapter, within=id)
 
 
 def _short(text: str, width: int = 60) -> str:

@@ -1,6 +1,6 @@
 """The parsed, cross-referenced model of one Comprehensive Rules release.
 
-Plain dataclasses and no I/O: the parser builds them, ``refs`` fills in the
+Plain record classes and no I/O: the parser builds them, ``refs`` fills in the
 references, ``store`` writes and reads them, and the CLI, index and site read
 them.  Ids follow one scheme everywhere:
 
@@ -12,23 +12,61 @@ them.  Ids follow one scheme everywhere:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 GLOSSARY_PREFIX = "glossary:"
 
 
-@dataclass
-class Reference:
+class _Record:
+    """A small record class: fields in ``__slots__`` order, equality by value.
+
+    The model is imported on every rule lookup; ``dataclasses`` costs about
+    2 ms per class to build at import time, which is most of a lookup's
+    budget, so the few methods dataclasses would generate are written here.
+    """
+
+    __slots__: tuple[str, ...] = ()
+    _defaults: dict[str, Any] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        names = self.__slots__
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes at most {len(names)} arguments")
+        for name, value in zip(names, args):
+            setattr(self, name, value)
+        for name in names[len(args):]:
+            if name in kwargs:
+                setattr(self, name, kwargs.pop(name))
+            elif name in self._defaults:
+                default = self._defaults[name]
+                setattr(self, name, default() if callable(default) else default)
+            else:
+                raise TypeError(f"{type(self).__name__} is missing {name!r}")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__} got unexpected {sorted(kwargs)}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self.__slots__ if not n.startswith("_"))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__ if not n.startswith("_"))
+        return f"{type(self).__name__}({inner})"
+
+
+class Reference(_Record):
     """A cross-reference as printed, and what it points at.
 
     ``targets`` are existing ids (rules, chapters, sections); ``missing`` are
     ids the text names that this release does not have.
     """
 
-    text: str
-    targets: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
+    __slots__ = ("text", "targets", "missing")
+    _defaults = {"targets": list, "missing": list}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "targets": self.targets}
@@ -41,15 +79,11 @@ class Reference:
         return cls(d["text"], list(d.get("targets", ())), list(d.get("missing", ())))
 
 
-@dataclass
-class Section:
+class Section(_Record):
     """One of the nine numbered sections ("7. Additional Rules")."""
 
-    id: str
-    title: str
-    line: int = 0
-    cited_by: list[str] = field(default_factory=list)
-    kind: str = "section"
+    __slots__ = ("id", "title", "line", "cited_by", "kind")
+    _defaults = {"line": 0, "cited_by": list, "kind": "section"}
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "line": self.line,
@@ -60,16 +94,11 @@ class Section:
         return cls(d["id"], d["title"], d.get("line", 0), list(d.get("cited_by", ())))
 
 
-@dataclass
-class Chapter:
+class Chapter(_Record):
     """A three-digit heading such as "702. Keyword Abilities"."""
 
-    id: str
-    title: str
-    section: str
-    line: int = 0
-    cited_by: list[str] = field(default_factory=list)
-    kind: str = "chapter"
+    __slots__ = ("id", "title", "section", "line", "cited_by", "kind")
+    _defaults = {"line": 0, "cited_by": list, "kind": "chapter"}
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "section": self.section,
@@ -81,8 +110,7 @@ class Chapter:
                    list(d.get("cited_by", ())))
 
 
-@dataclass
-class Rule:
+class Rule(_Record):
     """A numbered rule (``kind="rule"``, "702.19.") or subrule ("702.19c").
 
     ``text`` holds the rule's paragraphs joined by newlines (a few rules go on
@@ -91,14 +119,8 @@ class Rule:
     is a heading, such as the keyword rules "702.19. Trample".
     """
 
-    id: str
-    kind: str
-    text: str
-    examples: list[str] = field(default_factory=list)
-    title: str | None = None
-    line: int = 0
-    references: list[Reference] = field(default_factory=list)
-    cited_by: list[str] = field(default_factory=list)
+    __slots__ = ("id", "kind", "text", "examples", "title", "line", "references", "cited_by")
+    _defaults = {"examples": list, "title": None, "line": 0, "references": list, "cited_by": list}
 
     @property
     def chapter(self) -> str:
@@ -126,8 +148,7 @@ class Rule:
         )
 
 
-@dataclass
-class GlossaryEntry:
+class GlossaryEntry(_Record):
     """One glossary entry.
 
     ``heading`` is the term line as printed; ``term`` drops the "(Obsolete)"
@@ -136,17 +157,8 @@ class GlossaryEntry:
     when the definition has them; ``text`` always holds the whole definition.
     """
 
-    term: str
-    heading: str
-    text: str
-    aliases: list[str] = field(default_factory=list)
-    obsolete: bool = False
-    senses: list[str] = field(default_factory=list)
-    examples: list[str] = field(default_factory=list)
-    line: int = 0
-    references: list[Reference] = field(default_factory=list)
-    cited_by: list[str] = field(default_factory=list)
-    kind: str = "glossary"
+    __slots__ = ("term", "heading", "text", "aliases", "obsolete", "senses", "examples", "line", "references", "cited_by", "kind")
+    _defaults = {"aliases": list, "obsolete": False, "senses": list, "examples": list, "line": 0, "references": list, "cited_by": list, "kind": "glossary"}
 
     @property
     def id(self) -> str:
@@ -172,14 +184,11 @@ class GlossaryEntry:
         )
 
 
-@dataclass
-class Anomaly:
+class Anomaly(_Record):
     """Something irregular in the source that the parser noticed and handled."""
 
-    kind: str
-    line: int
-    text: str
-    message: str
+    __slots__ = ("kind", "line", "text", "message")
+    _defaults = {}
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "line": self.line, "text": self.text,
@@ -190,16 +199,11 @@ class Anomaly:
         return cls(d["kind"], d["line"], d["text"], d["message"])
 
 
-@dataclass
-class SourceInfo:
+class SourceInfo(_Record):
     """Where the text came from and how its bytes were decoded."""
 
-    name: str = ""
-    sha256: str = ""
-    size: int = 0
-    encoding: str = ""
-    bom: bool = False
-    line_endings: list[str] = field(default_factory=list)
+    __slots__ = ("name", "sha256", "size", "encoding", "bom", "line_endings")
+    _defaults = {"name": "", "sha256": "", "size": 0, "encoding": "", "bom": False, "line_endings": list}
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "sha256": self.sha256, "size": self.size,
@@ -213,11 +217,7 @@ class SourceInfo:
                    list(d.get("line_endings", ())))
 
 
-Item = "Section | Chapter | Rule | GlossaryEntry"
-
-
-@dataclass
-class Release:
+class Release(_Record):
     """One release of the Comprehensive Rules, parsed.
 
     Every non-blank source line is in exactly one place: ``front_matter``
@@ -227,21 +227,8 @@ class Release:
     (which the parser keeps empty for every archived release).
     """
 
-    effective_date: str
-    title: str = ""
-    front_matter: list[str] = field(default_factory=list)
-    introduction: list[str] = field(default_factory=list)
-    contents: list[str] = field(default_factory=list)
-    sections: list[Section] = field(default_factory=list)
-    chapters: list[Chapter] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    glossary: list[GlossaryEntry] = field(default_factory=list)
-    credits: list[str] = field(default_factory=list)
-    anomalies: list[Anomaly] = field(default_factory=list)
-    unplaced: list[tuple[int, str]] = field(default_factory=list)
-    complete: bool = True
-    source: SourceInfo = field(default_factory=SourceInfo)
-    _by_id: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("effective_date", "title", "front_matter", "introduction", "contents", "sections", "chapters", "rules", "glossary", "credits", "anomalies", "unplaced", "complete", "source", "_by_id")
+    _defaults = {"title": "", "front_matter": list, "introduction": list, "contents": list, "sections": list, "chapters": list, "rules": list, "glossary": list, "credits": list, "anomalies": list, "unplaced": list, "complete": True, "source": lambda: SourceInfo(), "_by_id": None}
 
     # -- lookups -----------------------------------------------------------
     def by_id(self) -> dict[str, Any]:

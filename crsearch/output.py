@@ -6,7 +6,6 @@ decides whether styles survive (terminal, NO_COLOR, pipe).
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any, Iterable
 
 import click
@@ -25,6 +24,8 @@ def _dim(text: str) -> str:
 
 
 def _wrap(text: str, indent: str, width: int | None) -> list[str]:
+    import textwrap
+
     lines = []
     for para in text.split("\n"):
         if width:

@@ -157,9 +157,13 @@ class _Parser:
         else:
             rel.complete = False
             last = max((i for i in range(n) if self.lines[i]), default=0)
-            where = "the glossary" if marks.glossary is not None else "the rules"
-            self.anomaly("truncated", last,
-                         f"the text stops in {where} and has no Credits: this release is incomplete")
+            if rel.glossary:
+                where = f"the glossary, after “{rel.glossary[-1].term}”"
+            elif rel.rules:
+                where = f"the rules, after {rel.rules[-1].id}"
+            else:
+                where = "the front matter"
+            self.anomaly("truncated", last, f"the text stops in {where}, and there are no Credits")
         if not rel.effective_date:
             raise NotACR("no “effective as of <date>” line: this is not a Comprehensive Rules text")
         if not rel.rules:

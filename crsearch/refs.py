@@ -21,7 +21,11 @@ def references_in(text: str, existing: list[str], exists: set[str]) -> list[Refe
         targets: list[str] = []
         missing: list[str] = []
         for span in spans:
-            members = numbers.expand(span, existing)
+            if span.start == span.end:
+                # The common case needs no search through every id.
+                members = [span.start] if span.start in exists else []
+            else:
+                members = numbers.expand(span, existing)
             for endpoint in {span.start, span.end}:
                 if endpoint not in exists:
                     missing.append(endpoint)

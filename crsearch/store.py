@@ -20,9 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -43,11 +40,23 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("crsearch", appauthor=False))
 
 
-def _write_json(path: Path, data: Any) -> None:
+def _write_json(path: Path, data: Any, sync: bool = False) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _sync_tree(folder: Path) -> None:
+    """Flush a freshly written folder to disk before it is renamed into place."""
+    for p in folder.rglob("*"):
+        if p.is_file():
+            fd = os.open(p, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def _read_json(path: Path) -> Any:
@@ -55,22 +64,26 @@ def _read_json(path: Path) -> Any:
         return json.load(f)
 
 
-@dataclass
 class StoredRelease:
     """One entry of the catalog: a release on disk."""
 
-    effective_date: str
-    path: Path
-    info: dict[str, Any]
+    def __init__(self, effective_date: str, path: Path, info: dict[str, Any]):
+        self.effective_date = effective_date
+        self.path = path
+        self.info = info
 
     def meta(self) -> dict[str, Any]:
         return _read_json(self.path / "meta.json")
 
-    def chapter_rules(self, chapter: str) -> list[Rule]:
+    def chapter_dicts(self, chapter: str) -> list[dict[str, Any]]:
+        """The rules of one chapter as stored (plain dicts, document order)."""
         p = self.path / "chapters" / f"{chapter}.json"
         if not p.exists():
             return []
-        return [Rule.from_dict(d) for d in _read_json(p)]
+        return _read_json(p)
+
+    def chapter_rules(self, chapter: str) -> list[Rule]:
+        return [Rule.from_dict(d) for d in self.chapter_dicts(chapter)]
 
     def release(self) -> Release:
         return Release.from_dict(_read_json(self.path / "release.json"))
@@ -132,6 +145,9 @@ class Store:
 
     def _save_locked(self, release: Release, releases_dir: Path,
                      extra: Callable[[Release, Path], None] | None) -> StoredRelease:
+        import shutil
+        import tempfile
+
         self._sweep(releases_dir)
         key = release.source.sha256[:8] or os.urandom(4).hex()
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{release.effective_date}-", dir=releases_dir))
@@ -139,6 +155,7 @@ class Store:
             write_release_files(release, tmp)
             if extra is not None:
                 extra(release, tmp)
+            _sync_tree(tmp)
             final_name = f"{release.effective_date}.{key}.{os.urandom(3).hex()}"
             final = releases_dir / final_name
             os.replace(tmp, final)
@@ -161,6 +178,9 @@ class Store:
 
     def _replace_index_locked(self, stored: StoredRelease,
                               build: Callable[[Path], None]) -> None:
+        import shutil
+        import tempfile
+
         tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
         try:
             build(tmp)
@@ -189,11 +209,13 @@ class Store:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
     def _write_catalog(self, entries: list[dict[str, Any]]) -> None:
+        import tempfile
+
         entries = sorted(entries, key=lambda r: r["effective_date"])
         fd, tmp = tempfile.mkstemp(prefix=".catalog-", dir=self.root)
         os.close(fd)
         try:
-            _write_json(Path(tmp), {"format": FORMAT, "releases": entries})
+            _write_json(Path(tmp), {"format": FORMAT, "releases": entries}, sync=True)
             os.replace(tmp, self.root / CATALOG)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -201,6 +223,8 @@ class Store:
 
     def _sweep(self, releases_dir: Path) -> None:
         """Remove leftovers of interrupted writes and unreferenced folders."""
+        import shutil
+
         known = {r["dir"] for r in self.catalog()}
         for p in releases_dir.iterdir():
             if p.name not in known:

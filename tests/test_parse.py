@@ -127,7 +127,7 @@ def test_truncated_release_is_kept_and_flagged():
     cut = text[: text.index("\nAttack Multiple Players") + 200]  # stop mid-glossary
     r = parse_bytes(cut.encode("utf-8"))
     assert not r.complete
-    assert any(a.kind == "truncated" and "incomplete" in a.message for a in r.anomalies)
+    assert any(a.kind == "truncated" and "no Credits" in a.message for a in r.anomalies)
     assert len(r.glossary) > 10 and r.unplaced == []
 
 

@@ -1,0 +1,116 @@
+"""Foundation benchmarks: rule lookup start-up, parse time, importing the archive.
+
+Run: python bench/lookup_bench.py [--runs 30] [--skip-archive]
+
+Whole-process times are medians over many runs, printed next to baselines
+measured in the same run (`python -c pass`, `python -c "import click"`), since
+these small machines are noisy: the ratio is the figure to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
+LATEST = ARCHIVE / "2026-08-07.txt"
+
+
+def median_run(cmd: list[str], runs: int, env: dict | None = None) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, float]:
+    """Run the commands round-robin so that machine noise hits all of them alike."""
+    samples: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                           check=True)
+            samples[name].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--skip-archive", action="store_true")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from crsearch.parse import parse_bytes
+    from crsearch.refs import resolve
+    from crsearch.sources import read_from
+    from crsearch.store import Store
+    from crsearch.update import import_sources
+
+    data_dir = Path(tempfile.mkdtemp(prefix="crsearch-bench-"))
+    env = {**os.environ, "CRSEARCH_DATA": str(data_dir)}
+    try:
+        Store(data_dir).save(resolve(parse_bytes(LATEST.read_bytes(), LATEST.name)))
+        # Installed from a wheel, pip compiles the bytecode; an editable
+        # checkout (or PYTHONDONTWRITEBYTECODE) would otherwise recompile
+        # every module on every run and measure the compiler, not crsearch.
+        import compileall
+        import sysconfig
+
+        compileall.compile_dir(str(ROOT / "crsearch"), quiet=1)
+        # The console script itself, not a shell shim (pyenv) in front of it.
+        script = Path(sysconfig.get_path("scripts")) / "crsearch"
+        rule_cmd = [str(script), "rule", "702.19c"] if script.exists() else \
+            [sys.executable, "-m", "crsearch", "rule", "702.19c"]
+        meds = interleaved({
+            "python -c pass": [sys.executable, "-c", "pass"],
+            'python -c "import click"': [sys.executable, "-c", "import click"],
+            "crsearch rule 702.19c": rule_cmd,
+        }, args.runs, env)
+        base = meds['python -c "import click"']
+        print(f"Whole-process medians over {args.runs} interleaved runs:")
+        for name, m in meds.items():
+            print(f"  {name:<28} {m * 1000:7.1f} ms   {m / base:5.2f}x click import")
+        print(f"  goal: crsearch rule within 1.30x of click import -> "
+              f"{'met' if meds['crsearch rule 702.19c'] / base <= 1.3 else 'NOT met'}")
+
+        data = LATEST.read_bytes()
+        parse_times, resolve_times = [], []
+        for _ in range(15):
+            t = time.perf_counter()
+            release = parse_bytes(data, LATEST.name)
+            parse_times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            resolve(release)
+            resolve_times.append(time.perf_counter() - t)
+        print(f"\nParse 2026-08-07 (decode + parse): median {statistics.median(parse_times) * 1000:.0f} ms;"
+              f" cross-references: median {statistics.median(resolve_times) * 1000:.0f} ms")
+
+        if not args.skip_archive:
+            bulk = Path(tempfile.mkdtemp(prefix="crsearch-bulk-"))
+            try:
+                sources = read_from(str(ARCHIVE))
+                t = time.perf_counter()
+                results = import_sources(sources, Store(bulk), build_index=False)
+                took = time.perf_counter() - t
+                ok = sum(1 for r in results if r.error is None)
+                print(f"Import all {len(sources)} archived releases (no index): {took:.1f} s "
+                      f"({ok} stored, {took / len(sources) * 1000:.0f} ms each)")
+            finally:
+                shutil.rmtree(bulk, ignore_errors=True)
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

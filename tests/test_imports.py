@@ -1,0 +1,47 @@
+"""The rule-lookup path stays light: no whoosh, jinja2 or bs4, no whole release."""
+
+import json
+import os
+import subprocess
+import sys
+
+
+def run_python(code: str, env_extra: dict) -> dict:
+    env = {**os.environ, **env_extra}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+LOOKUP = """
+import builtins, json, sys
+opened = []
+real_open = builtins.open
+def spy(file, *a, **k):
+    opened.append(str(file))
+    return real_open(file, *a, **k)
+builtins.open = spy
+from crsearch.cli import cli
+try:
+    cli(["rule", "702.19c"], prog_name="crsearch", standalone_mode=False)
+finally:
+    builtins.open = real_open
+heavy = sorted(m for m in ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3")
+               if m in sys.modules)
+print(json.dumps({"heavy": heavy, "opened": [p for p in opened if "releases" in p]}))
+"""
+
+
+def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir):
+    result = run_python(LOOKUP, {"CRSEARCH_DATA": str(latest_data_dir)})
+    assert result["heavy"] == []
+    names = [p.rsplit("/", 2)[-2:] for p in result["opened"]]
+    assert ["chapters", "702.json"] in names
+    assert not any(n[-1] == "release.json" for n in names)
+
+
+def test_package_import_is_light():
+    code = ("import sys, json, crsearch, crsearch.cli; "
+            "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
