@@ -30,9 +30,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, ClassVar
 
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
@@ -353,7 +354,8 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     pages.append(Page("about.html", "about.html", {
         **common, "page_title": "About this release"}))
     pages.append(Page(SEARCH_PAGE, "search.html", {**common, "page_title": "Search"}))
-    pages.append(Page("404.html", "404.html", {**common, "page_title": "Not found"}))
+    # Not "404.html": that is the page of chapter 404.
+    pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
     search_index = _search_terms(release, urls)
     return pages, stats, search_index
@@ -418,7 +420,8 @@ def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
     env = environment(Urls(release))
     files: dict[str, bytes] = {}
     for page in pages:
-        html = env.get_template(page.template).render(page=page.name, **page.context)
+        html = env.get_template(page.template).render(
+            page=page.name, page_kind=page.template[:-5], **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
@@ -445,8 +448,7 @@ def run_pagefind(folder: Path) -> None:
     """Index ``folder`` with Pagefind (the PyPI package's bundled binary)."""
     cmd = [sys.executable, "-m", "pagefind", "--site", str(folder), "--silent"]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "PAGEFIND_SITE": str(folder)})
+        done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SiteError(f"cannot run Pagefind: {e}") from None
     if done.returncode != 0:
@@ -509,3 +511,46 @@ def _set_times(folder: Path) -> None:
     for p in sorted(folder.rglob("*"), reverse=True):
         os.utime(p, (t, t))
     os.utime(folder, (t, t))
+
+
+# -- serving ------------------------------------------------------------------
+
+def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
+    """An HTTP server for a built site, bound to ``host`` (loopback) only.
+
+    Call ``serve_forever()`` on the result; ``port=0`` picks a free port
+    (``server.server_address[1]``).
+    """
+    import functools
+    import http.server
+
+    folder = Path(folder)
+    if not (folder / "index.html").is_file():
+        raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript",
+                          ".json": "application/json"}
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet by default
+            pass
+
+        def send_error(self, code: int, message: str | None = None,
+                       explain: str | None = None) -> None:
+            if code == 404 and (folder / "not-found.html").is_file():
+                body = (folder / "not-found.html").read_bytes()
+                self.send_response(404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                return
+            super().send_error(code, message, explain)
+
+    handler = functools.partial(Handler, directory=str(folder))
+    try:
+        return http.server.ThreadingHTTPServer((host, port), handler)
+    except OSError as e:
+        raise BadInput(f"cannot serve on {host}:{port}: {e.strerror or e}") from None

@@ -78,3 +78,13 @@ def mini_data_dir(tmp_path, mini_bytes) -> Path:
                              build_index=False)
     assert results[0].error is None, results[0].error
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def latest_site(tmp_path_factory, latest_release) -> Path:
+    """The 2026-08-07 site, built once with its Pagefind index (read-only!)."""
+    from crsearch import site
+
+    out = tmp_path_factory.mktemp("site-latest") / "site"
+    site.build(latest_release, out)
+    return out
