@@ -22,7 +22,7 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import StoreError
-from crsearch.model import Chapter, GlossaryEntry, Release, Rule, Section
+from crsearch.model import Chapter, Release, Rule, Section
 
 TERMS = "terms.json"
 INDEX_NAME = "crsearch"
@@ -41,8 +41,7 @@ _FOLD = str.maketrans({
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 #: Small stop list: "can", "not", "each", "all" matter to rules questions.
 STOP_WORDS = frozenset(
-    "a an and are as at be by for from has have if in is it of on or that the "
-    "this to was which with".split())
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "was", "which", "with"])
 
 
 def fold(text: str) -> str:
@@ -63,12 +62,18 @@ def norm_title(text: str) -> str:
 
 def analyzer():
     """Tokenizer + case/quote folding + stop words + Porter stemming."""
-    from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+    from whoosh.analysis import (
+        CharsetFilter,
+        LowercaseFilter,
+        RegexTokenizer,
+        StemFilter,
+        StopFilter,
+    )
 
     # A plain dict (not a local class) so that the schema can be pickled.
     return (RegexTokenizer(r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*") | LowercaseFilter()
             | CharsetFilter(dict(_FOLD))
-            | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=-1))
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=100000))
 
 
 def schema():
@@ -81,8 +86,8 @@ def schema():
         section=ID,
         chapter=ID,
         # The keyword, glossary term (and aliases), chapter or section title.
-        name=TEXT(analyzer=ana, phrase=True),
-        text=TEXT(analyzer=ana, phrase=True, stored=True),
+        name=TEXT(analyzer=ana, phrase=False),
+        text=TEXT(analyzer=ana, phrase=False, stored=True),
         examples=TEXT(analyzer=ana, phrase=False),
         # Titles above the item: chapter title, parent rule's keyword.
         context=TEXT(analyzer=ana, phrase=False),
@@ -167,6 +172,11 @@ def terms_of(release: Release) -> dict[str, Any]:
     for r in release.rules:
         if r.title and r.kind == "rule":
             keywords.setdefault(norm_title(r.title), r.id)
+    for r in release.rules:
+        # "Daybound and Nightbound": either name finds the rule.
+        if r.title and r.kind == "rule" and " and " in r.title:
+            for part in r.title.split(" and "):
+                keywords.setdefault(norm_title(part), r.id)
     glossary = []
     for g in release.glossary:
         names = sorted({norm_title(n) for n in [g.term, *g.aliases]} - {""})
@@ -250,7 +260,7 @@ def open_index(path: Path):
         ix = windex.open_dir(str(path), indexname=INDEX_NAME)
     except IndexMissing:
         raise
-    except Exception as e:  # Whoosh raises many kinds on a damaged folder
+    except Exception as e:  # noqa: BLE001 - Whoosh raises many kinds on a damaged folder
         raise IndexMissing(f"the search index in {path} cannot be read ({e.__class__.__name__}); "
                            "run `crsearch index` to rebuild it") from None
     return ix, terms

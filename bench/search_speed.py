@@ -1,0 +1,116 @@
+"""Search speed: in-process queries, whole-process CLI runs, index builds.
+
+    python bench/search_speed.py [--runs 20] [--releases 2026-08-07,2020-01-24,...]
+
+Prints medians: one query in an opened Engine (goal: 10 ms or less) over the
+development set, ``crsearch search "deathtouch trample"`` as a whole process
+next to ``python -c "import click"`` (20 runs or more each), and the time to
+build the index of each release named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from search_quality import ARCHIVE, build_store, load_queries
+
+
+def timed_process(args: list[str], runs: int, env: dict[str, str]) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--releases", default="2026-08-07,2020-08-07,2012-02-01,2003-03-15",
+                    help="comma-separated release dates whose index build is timed")
+    args = ap.parse_args()
+
+    stored, _release, _ = build_store("2026-08-07")
+    # The parsed release is not needed to search; dropping it keeps the
+    # garbage collector's walks as short as in the CLI, which never loads it.
+    del _release
+    import gc
+
+    gc.collect()
+    from crsearch.errors import CRSearchError
+    from crsearch.search import Engine
+
+    engine = Engine(stored.index_dir)
+    queries = [q["query"] for q in load_queries()]
+    for q in queries:  # warm caches the way a long-lived process would
+        try:
+            engine.search(q, 10)
+        except CRSearchError:
+            pass
+    # Wall time is what a user waits; CPU time is what the code costs (it
+    # does not grow when other processes share the machine).
+    for label, clock in (("wall", time.perf_counter), ("cpu", time.process_time)):
+        per_query = []
+        for _ in range(3):
+            for q in queries:
+                t = clock()
+                try:
+                    engine.search(q, 10)
+                except CRSearchError:
+                    pass
+                per_query.append(clock() - t)
+        per_query.sort()
+        print(f"in-process query ({label}): median {statistics.median(per_query) * 1000:.1f} ms, "
+              f"p90 {per_query[int(len(per_query) * 0.9)] * 1000:.1f} ms "
+              f"over {len(per_query)} runs of {len(queries)} queries (goal <= 10 ms)")
+
+    cold = []
+    for q in ("trample", "deathtouch trample", "can a tapped creature block"):
+        t = time.perf_counter()
+        Engine(stored.index_dir).search(q, 10)
+        cold.append(time.perf_counter() - t)
+    print(f"open index + first query: median {statistics.median(cold) * 1000:.1f} ms")
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CRSEARCH_DATA": str(stored.path.parent.parent)}
+    click_s = timed_process([sys.executable, "-c", "import click"], args.runs, env)
+    search_s = timed_process([sys.executable, "-m", "crsearch", "search", "deathtouch trample"],
+                             args.runs, env)
+    rule_s = timed_process([sys.executable, "-m", "crsearch", "rule", "702.19c"], args.runs, env)
+    print(f"whole process ({args.runs} runs, medians): python -c 'import click' "
+          f"{click_s * 1000:.0f} ms; crsearch search \"deathtouch trample\" {search_s * 1000:.0f} ms "
+          f"({search_s / click_s:.1f}x); crsearch rule 702.19c {rule_s * 1000:.0f} ms "
+          f"({rule_s / click_s:.1f}x)")
+
+    import tempfile
+
+    from crsearch.index import build_index
+    from crsearch.update import release_from_bytes
+
+    for date in args.releases.split(","):
+        path = ARCHIVE / f"{date.strip()}.txt"
+        if not path.exists():
+            print(f"index build {date}: no such release in the archive")
+            continue
+        rel = release_from_bytes(path.read_bytes(), path.name)
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.perf_counter()
+            build_index(rel, Path(tmp) / "index")
+            took = time.perf_counter() - t
+        c = rel.counts()
+        print(f"index build {rel.effective_date}: {took:.2f} s "
+              f"({c['rules'] + c['subrules'] + c['glossary']} documents)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""Work out what a judge typed into the one search box.
+
+A query may be a rule number or range in any forgiving form ("CR 702.19c",
+"§702.19c", "rule 510.1c-d"), a keyword or glossary term, a question, a
+quoted phrase, field filters (``section:7``, ``chapter:702``,
+``kind:glossary``) or a passage pasted from a web page, including passages
+whose rule numbers were lost ("See rule , “Combat Damage Step.”").
+``parse`` never raises for odd text (unbalanced quotes or parentheses, lone
+AND/OR/NOT, control characters, undecodable bytes, 10 KB pastes): it only
+raises ``BadInput`` for an empty query or a filter with an impossible value.
+
+Standard library only; the index's folding rules come from ``index.fold``
+(which does not import Whoosh at load time).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from crsearch import numbers
+from crsearch.errors import BadInput
+from crsearch.index import STOP_WORDS, fold, words
+
+#: Longer queries are cut at a word boundary: a pasted page says all it has
+#: to say in its first couple of thousand characters.
+MAX_QUERY_CHARS = 2000
+#: At most this many distinct words go into the full-text query.
+MAX_TERMS = 40
+KINDS = ("rule", "subrule", "chapter", "section", "glossary")
+#: Judges' shorthand the rules never spell out, expanded before searching.
+JARGON = {
+    "lki": "last known information",
+    "sba": "state-based actions",
+    "sbas": "state-based actions",
+    "etb": "enters the battlefield",
+    "etbs": "enters the battlefield",
+    "ltb": "leaves the battlefield",
+    "cmc": "mana value",
+    "mv": "mana value",
+    "pt": "power toughness",
+    "edh": "commander",
+    "2hg": "two-headed giant",
+    "apnap": "apnap order",
+    "cda": "characteristic-defining ability",
+    "ftk": "first strike",
+}
+#: Words that make a question a question; they find nothing in the rules.
+QUESTION_WORDS = frozenset(
+    ["what", "whats", "when", "where", "which", "who", "whom", "why", "how", "does", "do", "did", "can", "could", "should", "would", "happens", "happen", "happened", "many", "much", "i", "my", "me", "we", "you", "your", "yours", "it", "its", "there"])
+FILTER_FIELDS = ("section", "chapter", "kind")
+
+_FILTER = re.compile(r"(?<![\w:])(?P<field>[A-Za-z]+):(?P<value>[^\s\"“”()]*)")
+_PHRASE = re.compile(r"\"([^\"]*)\"|“([^“”]*)”")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
+# A pasted passage whose link text (the rule number) was lost: "See rule ,",
+# "See rules –d.", "(see rule )".
+_LOST_NUMBER = re.compile(r"\b(?:rules?|section)\s*(?=[,.;:)\u2013\u2014-])", re.IGNORECASE)
+
+
+@dataclass
+class ParsedQuery:
+    """What a query asks for; see ``parse``."""
+
+    raw: str
+    text: str                                   # cleaned, filters removed
+    ids: list[numbers.Span] = field(default_factory=list)   # rule numbers named
+    spec_only: bool = False                     # the whole query is numbers
+    bad_number: str | None = None               # looked like a number, was not
+    bad_reason: str = ""
+    filters: dict[str, str] = field(default_factory=dict)
+    phrases: list[str] = field(default_factory=list)        # quoted, folded
+    words: list[str] = field(default_factory=list)          # folded, in order
+    passage: bool = False                        # pasted prose, not typed terms
+    truncated: bool = False
+
+    @property
+    def terms(self) -> list[str]:
+        """Distinct content words, in order, for the full-text query."""
+        out: list[str] = []
+        for w in self.words:
+            if w not in STOP_WORDS and w not in out and (self.passage or w not in QUESTION_WORDS):
+                out.append(w)
+        return out[:MAX_TERMS]
+
+    @property
+    def title_text(self) -> str:
+        """The words as one string, to compare with keyword and glossary titles."""
+        return " ".join(self.words)
+
+
+def clean(text: str) -> str:
+    """Drop control characters, lone surrogates (bytes that were not UTF-8)
+    and other unprintables; collapse whitespace."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn") or ch in "\u200b\ufeff" or cat == "Zs" or ch in "\u2028\u2029":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def parse(raw: str) -> ParsedQuery:
+    """Parse one query.  Raises ``BadInput`` only when nothing is left to
+    search for, or a filter names an impossible value."""
+    if not isinstance(raw, str):
+        raise BadInput("the query must be text")
+    text = clean(raw)
+    truncated = False
+    if len(text) > MAX_QUERY_CHARS:
+        cut = text.rfind(" ", 0, MAX_QUERY_CHARS)
+        text = text[: cut if cut > MAX_QUERY_CHARS // 2 else MAX_QUERY_CHARS]
+        truncated = True
+    if not text:
+        raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
+    q = ParsedQuery(raw=raw, text=text, truncated=truncated)
+
+    # Field filters: section:7, chapter:702, kind:glossary.
+    def take_filter(m: re.Match) -> str:
+        name, value = m["field"].lower(), m["value"].strip(".,;")
+        if name not in FILTER_FIELDS:
+            return m.group()  # "Example:" and the like stay as words
+        q.filters[name] = _filter_value(name, value)
+        return " "
+
+    text = _FILTER.sub(take_filter, text)
+
+    # Is the whole query a rule number, range or list?
+    bare = text.strip().strip("()[]{}").strip()
+    if bare and any(c.isdigit() for c in bare):
+        try:
+            q.ids = numbers.parse_spec(bare)
+            q.spec_only = True
+            q.text = bare
+            return q
+        except BadInput as e:
+            if _looks_numeric(bare):
+                q.bad_number = bare
+                q.text = bare
+                q.bad_reason = str(e)
+                return q
+    # Rule numbers inside running text ("trample 702.19", "see rule 510.1c").
+    if any(c.isdigit() for c in text):
+        pieces = []
+        last = 0
+        for start, end, _printed, spans in numbers.find_references(text):
+            q.ids.extend(spans)
+            pieces.append(text[last:start])
+            last = end
+        pieces.append(text[last:])
+        text = " ".join(pieces)
+
+    # Quoted phrases (straight or curly); an unbalanced quote is just dropped.
+    for m in _PHRASE.finditer(text):
+        phrase = " ".join(words(m.group(1) if m.group(1) is not None else m.group(2)))
+        if phrase and phrase not in q.phrases:
+            q.phrases.append(phrase)
+    q.text = " ".join(text.split())
+    folded = fold(text)
+    q.words = [w for w in words(folded) if not _is_lone_operator(w, text)]
+    if not q.ids and len(q.words) <= 6:
+        expanded = []
+        for w in q.words:
+            expanded.extend(words(JARGON[w]) if w in JARGON else [w])
+        q.words = expanded
+    q.passage = len(q.words) >= 9 or bool(_LOST_NUMBER.search(text)) or (
+        len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text)))
+    if not q.words and not q.ids and not q.filters:
+        raise BadInput(f"the query {raw[:60]!r} has nothing to search for: type a rule number, "
+                       "a keyword, a term or a question")
+    return q
+
+
+def _is_lone_operator(w: str, text: str) -> bool:
+    # "AND", "OR", "NOT" typed in capitals are search syntax elsewhere; here
+    # they carry no meaning, so they are dropped rather than searched for.
+    return w.upper() in _OPERATORS and re.search(rf"\b{w.upper()}\b", text) is not None
+
+
+def _looks_numeric(text: str) -> bool:
+    """True for things a judge meant as a rule number ("702.19z", "7020")."""
+    s = text.strip().lower()
+    s = re.sub(r"^(?:cr|rules?|sections?|§)\s*", "", s)
+    return bool(re.fullmatch(r"[0-9][0-9.]*[a-z]{0,3}\.?", s))
+
+
+def _filter_value(name: str, value: str) -> str:
+    if name == "kind":
+        v = value.lower()
+        aliases = {"rules": "rule", "subrules": "subrule", "chapters": "chapter",
+                   "sections": "section", "term": "glossary", "terms": "glossary",
+                   "definition": "glossary"}
+        v = aliases.get(v, v)
+        if v not in KINDS:
+            raise BadInput(f"kind:{value} is not a kind; use one of {', '.join(KINDS)}")
+        return v
+    try:
+        id = numbers.normalize(value)
+    except BadInput:
+        id = ""
+    want = "section" if name == "section" else "chapter"
+    if not id or numbers.kind(id) != want:
+        example = "section:7" if name == "section" else "chapter:702"
+        raise BadInput(f"{name}:{value} is not a {want} number (as in {example})")
+    return id
+
+
+# -- typo correction -----------------------------------------------------------
+
+def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str]) -> str | None:
+    """The query with unknown words replaced by close known ones, or None.
+
+    Only words the release never uses are corrected ("deathtuch",
+    "tramplle", "hexprof"); words of keyword and glossary titles win ties.
+    """
+    changed = False
+    fixed: list[str] = []
+    for w in q.words:
+        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS:
+            fixed.append(w)
+            continue
+        best = _closest(w, vocab, titles)
+        if best and best != w:
+            fixed.append(best)
+            changed = True
+        else:
+            fixed.append(w)
+    if not changed:
+        return None
+    return " ".join(fixed)
+
+
+def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
+    n = len(word)
+    pool = [v for v in vocab if abs(len(v) - n) <= 2 and v[:1] == word[:1]] or \
+           [v for v in vocab if abs(len(v) - n) <= 1]
+    matcher = difflib.SequenceMatcher(None, "", word)
+    scored = []
+    for cand in pool:
+        matcher.set_seq1(cand)
+        if matcher.real_quick_ratio() < 0.75 or matcher.quick_ratio() < 0.75:
+            continue
+        r = matcher.ratio()
+        if r >= 0.75:
+            scored.append((r + (0.05 if cand in titles else 0.0)
+                           + min(vocab.get(cand, 0), 200) / 20000, cand))
+    if not scored:
+        return None
+    return max(scored)[1]

@@ -1,0 +1,558 @@
+"""Ranked search over one release, and the ``define``/``keyword`` look-ups.
+
+Ranking happens in layers, each putting what it is sure of first:
+
+1. rule numbers named in the query (``CR 702.19c``, ``510.1c-d``);
+2. exact titles: a keyword (``trample`` -> 702.19 and its subrules), a
+   glossary term (``lethal damage`` -> the entry, then the rules it cites),
+   a chapter title, or a quoted title in a pasted passage;
+3. BM25F over the Whoosh fields (name, text, examples, context), with the top
+   candidates re-ranked by how much of the query's wording they contain, so
+   a pasted passage finds the rule it came from.
+
+Words the release never uses are corrected first (``deathtuch`` ->
+``deathtouch``) and the correction is reported as ``suggestion``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from crsearch import numbers
+from crsearch.errors import BadInput, NotFound
+from crsearch.index import STOP_WORDS, fold, norm_title, open_index, words
+from crsearch.model import GLOSSARY_PREFIX
+from crsearch.query import QUESTION_WORDS, ParsedQuery, correct, parse
+
+#: Field weights of the BM25F query, tuned on bench/queries.json.
+FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
+#: How many BM25 candidates are re-ranked.
+CANDIDATES = 30
+SNIPPET_WORDS = 28
+#: Weight of "the result contains every word of the query".
+COVERAGE = 1.0
+#: Weight of the share of a pasted passage's word pairs found in a rule.
+PASSAGE = 4.0
+#: Weight of the share of typed word pairs found side by side.
+ADJACENT = 0.5
+#: Bonus for the subrules of a keyword the query names ("ward counter spell").
+NAMED = 0.4
+#: Malus of glossary entries for questions of several words.
+GLOSSARY_MULTI = 0.5
+#: How many of a passage's rarest words retrieve its candidates.
+PASSAGE_TERMS = 8
+#: Share of documents above which a word is too common to retrieve with.
+COMMON = 0.15
+
+
+@dataclass
+class Hit:
+    """One search result."""
+
+    id: str
+    kind: str
+    title: str
+    snippet: str
+    score: float
+    parent: str = ""
+    #: (start, end) character spans of matched words in ``snippet``.
+    highlights: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "title": self.title,
+                "snippet": self.snippet, "score": round(self.score, 3),
+                "parent": self.parent or None}
+
+
+@dataclass
+class SearchResult:
+    query: str
+    release: str
+    results: list[Hit]
+    suggestion: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "release": self.release,
+                "results": [h.to_dict() for h in self.results],
+                "suggestion": self.suggestion}
+
+
+class Engine:
+    """An opened index; reuse it for many queries (opening costs a few ms)."""
+
+    def __init__(self, index_dir: Path):
+        from whoosh import scoring
+
+        self.ix, self.terms = open_index(index_dir)
+        self.release = self.terms["effective_date"]
+        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
+        self.schema = self.ix.schema
+        self.ids: list[str] = self.terms["ids"]
+        self.id_set = set(self.ids)
+        self.vocab: dict[str, int] = self.terms["vocab"]
+        self.keywords: dict[str, str] = self.terms["keywords"]
+        self.chapter_titles: dict[str, str] = self.terms["chapters"]
+        self.glossary: dict[str, dict[str, Any]] = {}
+        for g in self.terms["glossary"]:
+            for name in g["names"]:
+                self.glossary.setdefault(name, g)
+        self.glossary_by_id = {g["id"]: g for g in self.terms["glossary"]}
+        self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
+        from whoosh.lang.porter import stem
+
+        self._stem = stem
+        self._stem_cache: dict[str, str] = {}
+        self._docnum: dict[str, int] = {}
+        self._doc_cache: dict[int, tuple[list[str], set[str]]] = {}
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    # -- helpers ---------------------------------------------------------------
+    def stems(self, text: str) -> list[str]:
+        """The index's terms for ``text``: folded, stop words out, stemmed."""
+        return [self.stem_word(w) for w in words(text) if w not in STOP_WORDS]
+
+    def stem_word(self, w: str) -> str:
+        s = self._stem_cache.get(w)
+        if s is None:
+            s = self._stem_cache[w] = self._stem(w)
+        return s
+
+    def _doc_words(self, docnum: int, doc: dict[str, Any]) -> tuple[list[str], set[str]]:
+        """The words of a stored document and their stems (cached)."""
+        got = self._doc_cache.get(docnum)
+        if got is None:
+            tw = words(doc.get("text", "")) + words(doc.get("title", ""))
+            got = (tw, {self.stem_word(w) for w in tw if w not in STOP_WORDS})
+            self._doc_cache[docnum] = got
+        return got
+
+    def stored(self, id: str) -> dict[str, Any] | None:
+        n = self._docnum.get(id)
+        if n is None:
+            n = self.searcher.document_number(id=id)
+            if n is None:
+                return None
+            self._docnum[id] = n
+        return self.searcher.stored_fields(n)
+
+    def children(self, id: str) -> list[str]:
+        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
+        return [i for i in self.ids if i == id or i.startswith(id) and numbers.contains(id, i)]
+
+    # -- the search ---------------------------------------------------------------
+    def search(self, text: str, limit: int = 10) -> SearchResult:
+        if limit < 1:
+            raise BadInput("--limit must be at least 1")
+        q = parse(text)
+        result = SearchResult(query=text, release=self.release, results=[])
+        if q.bad_number:
+            raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
+                           f"({q.bad_reason.split(': ', 1)[-1]})", self._near_ids(q.bad_number))
+        if q.truncated:
+            result.notes.append(f"the query was cut to its first {len(q.text)} characters")
+        # Pasted text is not corrected: it was not typed, and its rare words
+        # (card names, set mechanics) are its best clues.
+        suggestion = None if q.passage else correct(q, self.vocab, self.title_words)
+        if suggestion:
+            result.suggestion = suggestion
+            q.words = suggestion.split()
+        ranked: dict[str, float] = {}
+
+        def add(id: str, score: float) -> None:
+            if id not in ranked and self._passes(id, q.filters):
+                ranked[id] = score
+
+        # 1. Rule numbers (in a pasted passage they are citations, not the
+        # rule asked for: they follow the passage's own rule instead).
+        top = 1000.0
+        cited: list[str] = []
+        for span in (q.ids if not q.passage else ()):
+            members = numbers.expand(span, self.id_set)
+            if span.start == span.end and members and numbers.kind(span.start) in ("rule", "chapter") \
+                    and q.spec_only:
+                members = self.children(span.start) if numbers.kind(span.start) == "rule" \
+                    else [span.start] + [i for i in self.ids if i.startswith(span.start + ".")
+                                         and numbers.kind(i) == "rule"]
+            for id in members:
+                add(id, top)
+                top -= 0.01
+        if q.spec_only:
+            if not ranked and not q.filters:
+                missing = next((s.start for s in q.ids if not numbers.expand(s, self.id_set)),
+                               q.ids[0].start)
+                raise NotFound(f"there is no {numbers.kind(missing)} {missing} in the "
+                               f"{self.release} rules", self._near_ids(missing))
+            result.results = self._hits(list(ranked.items())[:limit], q)
+            return result
+
+        # 2. Exact titles (the whole query, or quoted titles in a passage).
+        titles = self._title_matches(q)
+        if q.passage:
+            cited = [i for span in q.ids for i in numbers.expand(span, self.id_set)]
+            if len(q.words) - sum(len(p.split()) for p in q.phrases) <= 3:
+                # A short fragment ("See rule , “Combat Damage Step.”") is
+                # mostly the title: the titled rule or chapter comes first.
+                titles, cited = [], titles + cited
+                for n, id in enumerate(cited):
+                    add(id, 500.0 - n * 0.01)
+                cited = []
+        else:
+            top = 500.0
+            for id in titles:
+                add(id, top)
+                top -= 0.01
+            # 2b. Two keywords or more: the rules where they meet.
+            top = 300.0
+            for id in (self._interaction(q) if not q.phrases else ()):
+                add(id, top)
+                top -= 0.01
+
+        # 3. Full text.
+        if q.words or q.phrases:
+            full = self._full_text(q)
+            for n, (id, score) in enumerate(full):
+                add(id, score)
+                if n == 0 and q.passage:
+                    # A title quoted in the passage names a rule whose number
+                    # the page lost: show it right after the passage's rule.
+                    for t in titles + cited:
+                        add(t, score - 0.001)
+        elif q.filters and not ranked:
+            for id in self._filtered_all(q.filters, limit):
+                add(id, 0.0)
+        items = list(ranked.items())[:limit]
+        result.results = self._hits(items, q)
+        return result
+
+    def _passes(self, id: str, filters: dict[str, str]) -> bool:
+        if not filters:
+            return True
+        is_glossary = id.startswith(GLOSSARY_PREFIX)
+        kind = "glossary" if is_glossary else numbers.kind(id)
+        if "kind" in filters and filters["kind"] != kind:
+            return False
+        if "section" in filters and (is_glossary or id[0] != filters["section"]):
+            return False
+        return not ("chapter" in filters and (is_glossary or kind == "section"
+                                              or id.split(".")[0] != filters["chapter"]))
+
+    def _near_ids(self, text: str) -> list[str]:
+        digits = re.sub(r"[^0-9a-z.]", "", text.lower())
+        return difflib.get_close_matches(digits, self.ids, n=5, cutoff=0.6)
+
+    def _title_matches(self, q: ParsedQuery) -> list[str]:
+        out: list[str] = []
+        wanted = [(q.title_text, True)] if q.words and not q.passage else []
+        if q.passage:
+            # A quoted title in pasted text names a rule or chapter whose
+            # number the page lost ("See rule , “Combat Damage Step.”").
+            wanted += [(p, False) for p in q.phrases]
+        for t, typed in wanted:
+            for cand in _variants(t):
+                if cand in self.keywords:
+                    out += self.children(self.keywords[cand]) if typed else [self.keywords[cand]]
+                g = self.glossary.get(cand) if typed else None
+                if g is not None:
+                    out.append(g["id"])
+                    out += self._glossary_targets(g)
+                if cand in self.chapter_titles:
+                    out.append(self.chapter_titles[cand])
+                if out:
+                    break
+        seen: set[str] = set()
+        return [i for i in out if not (i in seen or seen.add(i))]
+
+    def _keywords_named(self, q: ParsedQuery) -> list[str]:
+        """Keyword rules whose names occur in the query's words, in order."""
+        found: list[str] = []
+        ws = q.words
+        i = 0
+        while i < len(ws):
+            for n in (3, 2, 1):
+                key = " ".join(ws[i:i + n])
+                if len(ws[i:i + n]) == n and key in self.keywords and key not in STOP_WORDS:
+                    if self.keywords[key] not in found:
+                        found.append(self.keywords[key])
+                    i += n
+                    break
+            else:
+                i += 1
+        return [k for k in found if k.startswith(("701.", "702."))]
+
+    def _interaction(self, q: ParsedQuery) -> list[str]:
+        """For "deathtouch trample": each keyword's subrules that speak of the
+        other keyword, or share its rarest words, best first."""
+        named = self._keywords_named(q)
+        if len(named) < 2:
+            return []
+        texts = {k: [(i, self.stored(i) or {}) for i in self.children(k) if i != k]
+                 for k in named}
+        vocab = {k: set().union(*(self._doc_words(self._docnum[i], d)[1]
+                                  for i, d in rows if d)) if rows else set()
+                 for k, rows in texts.items()}
+        names = {k: set(self.stems((self.stored(k) or {}).get("title", ""))) for k in named}
+        scored = []
+        for k, rows in texts.items():
+            others = [o for o in named if o != k]
+            for i, d in rows:
+                if not d:
+                    continue
+                stems = self._doc_words(self._docnum[i], d)[1]
+                s = 0.0
+                for o in others:
+                    if names[o] and names[o] <= stems:
+                        s += 10.0
+                    s += sum(self.searcher.idf("text", t) for t in stems & vocab[o]
+                             if t not in names[k])
+                scored.append((s, i))
+        scored.sort(key=lambda t: -t[0])
+        return [i for s, i in scored[:4] if s > 0]
+
+    def _glossary_targets(self, g: dict[str, Any], depth: int = 0) -> list[str]:
+        out = [t for t in g["targets"] if t in self.id_set]
+        if g.get("see") and depth < 2:
+            target = self.glossary.get(g["see"])
+            if target is not None:
+                out = [target["id"], *self._glossary_targets(target, depth + 1)]
+        return out
+
+    def _filtered_all(self, filters: dict[str, str], limit: int) -> list[str]:
+        pool = [g["id"] for g in self.terms["glossary"]] if filters.get("kind") == "glossary" \
+            else self.ids
+        return [i for i in pool if self._passes(i, filters)][: limit]
+
+    def _full_text(self, q: ParsedQuery) -> list[tuple[str, float]]:
+        from whoosh import query as wq
+
+        stems: list[str] = []
+        for w in q.terms:
+            for s in self.stems(w):
+                if s not in stems:
+                    stems.append(s)
+        phrase_stems = [self.stems(p) for p in q.phrases]
+        for ps in phrase_stems:
+            for s in ps:
+                if s not in stems:
+                    stems.append(s)
+        if not stems:
+            return []
+        # One flat Or of field terms: nested groups and Whoosh's "scale"
+        # (coordination) make it walk every posting in Python, 10x slower.
+        # Coverage is rewarded in the re-ranking below instead.
+        # Words in a fifth of all documents ("creature", "player") find
+        # nothing on their own and cost most of the time: they only count
+        # in the re-ranking, unless the query has nothing rarer.
+        n = self.searcher.doc_count_all()
+        df = {s: self.searcher.doc_frequency("text", s) for s in stems}
+        if q.passage:
+            # A passage is identified by its rarest words; the re-ranking
+            # below compares its whole wording with each candidate.
+            pick = sorted((s for s in stems if df[s]), key=lambda s: df[s])[:PASSAGE_TERMS]
+            fields = {"text": 1.0, "name": 1.0}
+        else:
+            pick = [s for s in stems if df[s] <= COMMON * n] or stems
+            fields = FIELD_BOOSTS
+        wquery = wq.Or([wq.Term(f, s, boost=b) for s in pick for f, b in fields.items()])
+        required = [wq.And([wq.Or([wq.Term(f, s) for f in ("name", "text")]) for s in ps])
+                    for ps in phrase_stems if ps] if not q.passage else []
+        if required:
+            wquery = wq.And([wquery, *required])
+        flt = self._whoosh_filter(q.filters)
+        hits = self.searcher.search(wquery, limit=CANDIDATES, filter=flt)
+        if hits.is_empty():
+            return []
+        qbigrams = set(pairwise(q.words))
+        plain = [w for w in q.words if w not in QUESTION_WORDS]
+        pairs = set(pairwise(plain))
+        named = [k + "." for k in self._keywords_named(q)] if not q.passage else []
+        stem_set = set(stems)
+        cited_by_query = {i for span in q.ids for i in (span.start, span.end)} if q.passage else set()
+        best = hits[0].score or 1.0
+        scored = []
+        for h in hits:
+            doc = h.fields()
+            score = h.score / best
+            tw, tstems = self._doc_words(h.docnum, doc)
+            if len(stem_set) > 1:
+                # Coverage: every query word present matters more than tf.
+                score += COVERAGE * (len(stem_set & tstems) / len(stem_set)) ** 2
+            tb = set(pairwise(tw))
+            if q.passage and qbigrams:
+                # A pasted passage: how much of its wording the rule has.
+                score += PASSAGE * len(qbigrams & tb) / len(qbigrams)
+            elif pairs:
+                score += ADJACENT * len(pairs & tb) / len(pairs)
+            if cited_by_query and (doc["id"] in cited_by_query or any(
+                    a in cited_by_query for a in _ancestors(doc["id"]))):
+                # A passage does not cite itself: "first strike (see rule
+                # 702.7)" comes from double strike's rule, not from 702.7.
+                score -= 1.0
+            if named and any(doc["id"].startswith(k) for k in named):
+                score += NAMED
+            if doc["kind"] == "glossary" and not q.passage and len(stem_set) > 1:
+                score -= GLOSSARY_MULTI
+            joined = f" {' '.join(tw)} "
+            has_all = all(f" {p} " in joined for p in q.phrases)
+            if q.phrases and has_all:
+                score += 0.8
+            if q.phrases and not q.passage and not has_all:
+                continue  # a typed "quoted phrase" must appear as written
+            if doc["kind"] in ("chapter", "section"):
+                score -= 0.15
+            scored.append((doc["id"], score))
+        scored.sort(key=lambda t: -t[1])
+        return scored
+
+    def _whoosh_filter(self, filters: dict[str, str]):
+        if not filters:
+            return None
+        from whoosh import query as wq
+
+        return wq.And([wq.Term(k, v) for k, v in filters.items()])
+
+    # -- results -------------------------------------------------------------------
+    def _hits(self, items: list[tuple[str, float]], q: ParsedQuery) -> list[Hit]:
+        stems = set()
+        for w in q.words + [w for p in q.phrases for w in p.split()]:
+            if w not in STOP_WORDS:
+                stems.update(self.stems(w))
+        out = []
+        for id, score in items:
+            doc = self.stored(id)
+            if doc is None:
+                continue
+            text = doc.get("text") or doc.get("title", "")
+            snippet, marks = snippet_of(text, stems, self.stem_word)
+            out.append(Hit(id=id, kind=doc["kind"], title=doc.get("title", ""),
+                           snippet=snippet, score=score, parent=doc.get("parent", ""),
+                           highlights=marks))
+        return out
+
+
+def _ancestors(id: str) -> list[str]:
+    return [] if id.startswith(GLOSSARY_PREFIX) else numbers.ancestors(id)
+
+
+def _variants(t: str) -> list[str]:
+    """A typed title and its likely intended forms: plural, "order" dropped."""
+    t = norm_title(t)
+    out = [t]
+    if t.endswith("s") and len(t) > 3:
+        out.append(t[:-1])
+    if t.endswith("es") and len(t) > 4:
+        out.append(t[:-2])
+    out.append(t + " order")       # "APNAP" -> "APNAP Order"
+    return out
+
+
+_WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
+def snippet_of(text: str, stems: set[str], stemmer, size: int = SNIPPET_WORDS
+               ) -> tuple[str, list[tuple[int, int]]]:
+    """The window of ``text`` with the most matched words, and their spans."""
+    text = " ".join(text.split())
+    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
+    matched = []
+    for i, (a, b) in enumerate(spans):
+        if stemmer(fold(text[a:b])) in stems:
+            matched.append(i)
+    if len(spans) <= size:
+        start, end = 0, len(spans)
+    else:
+        best, start = -1, 0
+        mset = set(matched)
+        for s in range(len(spans) - size + 1):
+            c = sum(1 for i in range(s, s + size) if i in mset) if matched else 0
+            if c > best:
+                best, start = c, s
+            if not matched:
+                break
+        end = start + size
+        if start:
+            start = max(0, start - 3) if best > 0 else 0
+            end = min(len(spans), start + size)
+    if not spans:
+        return text[:200], []
+    a0 = spans[start][0] if start else 0
+    b0 = spans[end - 1][1] if end < len(spans) else len(text)
+    prefix = "…" if a0 else ""
+    suffix = "…" if b0 < len(text) else ""
+    snippet = prefix + text[a0:b0] + suffix
+    shift = len(prefix) - a0
+    marks = [(spans[i][0] + shift, spans[i][1] + shift) for i in matched if start <= i < end]
+    return snippet, marks
+
+
+# -- convenience ----------------------------------------------------------------
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def engine_for(stored) -> Engine:
+    """An Engine for a StoredRelease, cached per index folder."""
+    key = str(stored.index_dir)
+    eng = _ENGINES.get(key)
+    if eng is None:
+        eng = _ENGINES[key] = Engine(stored.index_dir)
+    return eng
+
+
+def search(stored, query: str, limit: int = 10) -> SearchResult:
+    """Search one stored release (see ``Engine.search``)."""
+    return engine_for(stored).search(query, limit)
+
+
+# -- define, keyword, keywords ----------------------------------------------------
+
+def define(release, term: str):
+    """The glossary entry for ``term`` (forgiving case, plural, typos)."""
+    key = norm_title(term)
+    if not key:
+        raise BadInput("the term is empty: type a glossary term such as 'lethal damage'")
+    table: dict[str, Any] = {}
+    for g in release.glossary:
+        for name in [g.term, *g.aliases]:
+            table.setdefault(norm_title(name), g)
+    for cand in _variants(key):
+        if cand in table:
+            return table[cand]
+    starts = [g for n, g in table.items() if n.startswith(key)]
+    unique = {g.id: g for g in starts}
+    if len(unique) == 1:
+        return next(iter(unique.values()))
+    close = difflib.get_close_matches(key, list(table), n=5, cutoff=0.75)
+    if close and (len(close) == 1 or difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
+        return table[close[0]]
+    names = [table[c].term for c in close] or [g.term for g in list(unique.values())[:5]]
+    raise NotFound(f"{term!r} is not in the glossary of the {release.effective_date} rules",
+                   list(dict.fromkeys(names)))
+
+
+def keyword_rules(rules_701_702: list, name: str):
+    """The keyword rule (701.x or 702.x) called ``name``, forgiving spelling."""
+    key = norm_title(name)
+    if not key:
+        raise BadInput("the keyword is empty: type one such as 'trample'")
+    table = {norm_title(r.title): r for r in rules_701_702 if r.kind == "rule" and r.title}
+    for cand in _variants(key):
+        if cand in table:
+            return table[cand]
+    close = difflib.get_close_matches(key, list(table), n=5, cutoff=0.7)
+    if close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.8:
+        return table[close[0]]
+    raise NotFound(f"{name!r} is not a keyword ability or action",
+                   [table[c].title for c in close])
+
+
+def keywords(rules_701_702: list) -> list[tuple[str, str]]:
+    """(id, title) of every keyword action (701) and ability (702), in order."""
+    return [(r.id, r.title) for r in rules_701_702 if r.kind == "rule" and r.title]

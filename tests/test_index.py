@@ -1,0 +1,192 @@
+"""The Whoosh index and the ranking, on the real 2026-08-07 release."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crsearch.errors import BadInput, CRSearchError, NotFound
+
+
+@pytest.fixture(scope="module")
+def engine(indexed_data_dir):
+    from crsearch.search import Engine
+    from crsearch.store import Store
+
+    return Engine(Store(indexed_data_dir).pick().index_dir)
+
+
+def ids(engine, query, limit=10):
+    return [h.id for h in engine.search(query, limit).results]
+
+
+def test_build_index_creates_the_folder_and_terms(mini_release, tmp_path):
+    from crsearch.index import TERMS, build_index, open_index
+
+    target = tmp_path / "new" / "index"
+    build_index(mini_release, target)
+    assert (target / TERMS).exists()
+    ix, terms = open_index(target)
+    assert ix.doc_count() == len(mini_release.rules) + len(mini_release.chapters) + \
+        len(mini_release.sections) + len({g.id for g in mini_release.glossary})
+    assert terms["effective_date"] == mini_release.effective_date
+
+
+def test_a_missing_index_says_how_to_fix_it(tmp_path):
+    from crsearch.index import IndexMissing, open_index
+
+    with pytest.raises(IndexMissing, match="crsearch index"):
+        open_index(tmp_path / "nothing")
+
+
+def test_a_damaged_index_says_how_to_fix_it(tmp_path):
+    from crsearch.index import TERMS, IndexMissing, open_index
+
+    (tmp_path / TERMS).write_text("{not json", encoding="utf-8")
+    with pytest.raises(IndexMissing, match="crsearch index"):
+        open_index(tmp_path)
+
+
+def test_the_analyzer_folds_curly_quotes_and_stems():
+    from crsearch.index import analyzer
+
+    assert [t.text for t in analyzer()("Can’t TRAMPLES")] == ["can't", "trampl"]
+
+
+def test_trample_puts_the_keyword_rule_and_its_subrules_first(engine):
+    got = ids(engine, "trample", 6)
+    assert got[0] == "702.19"
+    assert got[1:6] == ["702.19a", "702.19b", "702.19c", "702.19d", "702.19e"]
+
+
+def test_lethal_damage_gives_the_glossary_entry_then_its_rules(engine):
+    got = ids(engine, "lethal damage", 5)
+    assert got[0] == "glossary:Lethal Damage"
+    assert "120.6" in got and "704.5g" in got
+
+
+def test_typos_are_corrected_with_a_suggestion(engine):
+    for typo, word, rule in [("deathtuch", "deathtouch", "702.2"),
+                             ("tramplle", "trample", "702.19"), ("hexprof", "hexproof", "702.11")]:
+        result = engine.search(typo, 3)
+        assert result.suggestion == word
+        assert result.results[0].id == rule
+
+
+def test_known_words_get_no_suggestion(engine):
+    assert engine.search("trample", 1).suggestion is None
+
+
+@pytest.mark.parametrize("text", ["CR 702.19c", "§702.19c", "rule 702.19c", "702.19 c"])
+def test_rule_numbers_come_first_in_any_form(engine, text):
+    assert ids(engine, text, 1) == ["702.19c"]
+
+
+def test_a_rule_number_brings_its_subrules(engine):
+    assert ids(engine, "702.2", 3) == ["702.2", "702.2a", "702.2b"]
+
+
+def test_a_range_gives_exactly_its_members(engine):
+    assert ids(engine, "510.1c-d") == ["510.1c", "510.1d"]
+
+
+def test_a_missing_rule_number_is_not_found_with_neighbours(engine):
+    with pytest.raises(NotFound) as err:
+        engine.search("702.999")
+    assert err.value.suggestions
+
+
+def test_interaction_of_two_keywords(engine):
+    got = ids(engine, "deathtouch trample", 3)
+    assert {"702.2c", "702.19b"} & set(got)
+
+
+def test_a_question_finds_the_rule(engine):
+    assert ids(engine, "can a creature with defender attack", 1) == ["702.3b"]
+    assert "605.3b" in ids(engine, "can you respond to a mana ability", 3)
+    assert ids(engine, "what happens if a player has 0 life", 3)[0] in ("704.5a", "119.6")
+
+
+def test_jargon(engine):
+    assert "101.4" in ids(engine, "APNAP", 5)
+    assert ids(engine, "LKI", 1) == ["glossary:Last Known Information"]
+
+
+def test_filters_restrict_the_results(engine):
+    got = engine.search("kind:glossary trample", 10).results
+    assert got and all(h.kind == "glossary" for h in got)
+    got = engine.search("section:5 first strike", 10).results
+    assert got and all(h.id.startswith("5") for h in got)
+    assert ids(engine, "chapter:510 first strike", 1) == ["510.4"]
+
+
+def test_a_quoted_phrase_must_appear(engine):
+    from crsearch.index import fold
+
+    hits = engine.search('"maximum hand size" vanguard', 10).results
+    assert hits
+    for hit in hits:
+        doc = engine.stored(hit.id)
+        assert "maximum hand size" in fold(doc["text"] + " " + doc["title"])
+    assert not engine.search('"trample deathtouch"', 5).results
+
+
+def test_pasted_passage_with_lost_numbers(engine):
+    # Wording of 702.4a as a web page shows it, its link text gone.
+    passage = ("Double strike is a static ability that modifies the rules for the combat "
+               "damage step. (See rule , “Combat Damage Step.”)")
+    got = ids(engine, passage, 3)
+    assert got[0] == "702.4a"
+    assert "510" in got
+
+
+def test_a_passage_is_not_its_own_citation(engine):
+    passage = ("If at least one attacking or blocking creature has first strike (see rule "
+               "702.7) or double strike as the combat damage step begins")
+    assert ids(engine, passage, 1)[0] in ("702.4b", "510.4")
+
+
+def test_lost_number_fragment_points_at_the_titled_chapter(engine):
+    assert ids(engine, "See rule , “Combat Damage Step.”", 1) == ["510"]
+
+
+def test_results_carry_title_snippet_parent_and_highlights(engine):
+    hit = engine.search("trample planeswalker", 3).results[0]
+    assert hit.title
+    assert hit.parent
+    assert hit.highlights
+    for a, b in hit.highlights:
+        assert hit.snippet[a:b].lower().startswith(("trampl", "planeswalk"))
+
+
+def test_result_json_contract(engine):
+    data = engine.search("trample", 2).to_dict()
+    assert set(data) == {"query", "release", "results", "suggestion"}
+    assert set(data["results"][0]) >= {"id", "kind", "title", "snippet", "score"}
+
+
+def test_limit_must_be_positive(engine):
+    with pytest.raises(BadInput):
+        engine.search("trample", 0)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120)
+       | st.sampled_from(['"', "(", "AND", "OR NOT", '"trample', "702.", "§", "section:",
+                          "kind:", ":", "rule ,", "\x00", "–", "702.19c-", "7-8-9"]))
+def test_search_never_raises_anything_but_crsearch_errors(engine, text):
+    try:
+        result = engine.search(text, 5)
+    except CRSearchError as e:
+        assert str(e)
+    else:
+        assert len(result.results) <= 5
+
+
+def test_a_10kb_query_is_answered(engine):
+    text = ("A creature with toughness greater than 0 that has been dealt damage by a source "
+            "with deathtouch is destroyed. ") * 100
+    assert len(text) > 10_000
+    result = engine.search(text, 3)
+    assert result.results and result.notes

@@ -1,0 +1,140 @@
+"""What query.parse makes of what a judge types (no index needed)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crsearch.errors import BadInput
+from crsearch.numbers import Span
+from crsearch.query import MAX_QUERY_CHARS, correct, parse
+
+
+@pytest.mark.parametrize("text", ["CR 702.19c", "§702.19c", "rule 702.19c", "702.19C",
+                                  "702.19 c", "  cr702.19c. ", "(702.19c)"])
+def test_rule_numbers_in_any_form_are_the_whole_query(text):
+    q = parse(text)
+    assert q.spec_only
+    assert q.ids == [Span("702.19c", "702.19c")]
+    assert q.words == []
+
+
+def test_a_range_is_a_spec():
+    assert parse("510.1c-d").ids == [Span("510.1c", "510.1d")]
+
+
+def test_a_number_inside_words_is_found_and_removed_from_the_words():
+    q = parse("trample rule 702.19")
+    assert not q.spec_only
+    assert q.ids == [Span("702.19", "702.19")]
+    assert q.words == ["trample"]
+
+
+def test_a_malformed_number_is_reported_not_searched():
+    q = parse("702.19l")
+    assert q.bad_number == "702.19l"
+    assert "skip" in q.bad_reason
+
+
+def test_filters_are_taken_out_and_checked():
+    q = parse("section:7 kind:glossary lethal damage")
+    assert q.filters == {"section": "7", "kind": "glossary"}
+    assert q.words == ["lethal", "damage"]
+    assert parse("chapter:702 trample").filters == {"chapter": "702"}
+    assert parse("kind:rules x").filters == {"kind": "rule"}
+
+
+@pytest.mark.parametrize("text", ["kind:banana trample", "section:12 x", "chapter:7 x"])
+def test_impossible_filter_values_are_bad_input(text):
+    with pytest.raises(BadInput):
+        parse(text)
+
+
+def test_unknown_field_names_stay_words():
+    assert parse("Example: trample").words == ["example", "trample"]
+
+
+def test_quoted_phrases_straight_and_curly():
+    q = parse('"combat damage" “first strike”')
+    assert q.phrases == ["combat damage", "first strike"]
+
+
+def test_curly_apostrophes_are_folded():
+    assert parse("can’t block").words == parse("can't block").words == ["can't", "block"]
+
+
+def test_lost_rule_numbers_make_a_passage():
+    q = parse("See rule , “Combat Damage Step.”")
+    assert q.passage
+    assert q.phrases == ["combat damage step"]
+
+
+def test_short_typed_queries_are_not_passages():
+    assert not parse("deathtouch trample").passage
+    assert not parse("can a tapped creature block").passage
+
+
+def test_jargon_is_expanded():
+    assert parse("LKI").words == ["last", "known", "information"]
+    assert parse("SBA").words == ["state", "based", "actions"]
+
+
+def test_question_words_are_not_search_terms():
+    assert parse("can a tapped creature block").terms == ["tapped", "creature", "block"]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\x00\x01", "AND OR NOT", "((( )))", "\"\""])
+def test_nothing_to_search_for_is_bad_input(text):
+    with pytest.raises(BadInput):
+        parse(text)
+
+
+def test_lone_operators_are_dropped_but_words_kept():
+    assert parse("trample AND deathtouch").words == ["trample", "deathtouch"]
+
+
+def test_unbalanced_quotes_and_parens_are_tolerated():
+    q = parse('"trample (deathtouch')
+    assert q.words == ["trample", "deathtouch"]
+
+
+def test_control_characters_and_surrogates_are_cleaned():
+    q = parse("tram\x00ple \udcff deathtouch\x1b")
+    assert "deathtouch" in q.words
+    assert all("\x00" not in w and "\udcff" not in w for w in q.words)
+
+
+def test_huge_queries_are_cut():
+    q = parse("trample " * 2000)
+    assert q.truncated
+    assert len(q.text) <= MAX_QUERY_CHARS
+    assert q.passage
+
+
+def test_correct_replaces_only_unknown_words():
+    vocab = {"deathtouch": 30, "trample": 40, "creature": 900, "death": 20}
+    q = parse("deathtuch creature")
+    assert correct(q, vocab, {"deathtouch"}) == "deathtouch creature"
+    assert correct(parse("trample creature"), vocab, set()) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_parse_never_raises_anything_but_bad_input(text):
+    try:
+        q = parse(text)
+    except BadInput as e:
+        assert str(e)
+    else:
+        assert q.words or q.ids or q.filters or q.bad_number
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200))
+def test_undecodable_bytes_never_raise(data):
+    text = data.decode("utf-8", "surrogateescape")
+    try:
+        parse(text)
+    except BadInput:
+        pass
