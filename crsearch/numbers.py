@@ -31,9 +31,18 @@ from functools import lru_cache
 from .errors import BadInput
 
 __all__ = [
-    "Span", "normalize", "kind", "parent", "ancestors", "sort_key",
-    "letter_index", "letter_at", "contains", "parse_spec", "expand",
+    "Span",
+    "ancestors",
+    "contains",
+    "expand",
     "find_references",
+    "kind",
+    "letter_at",
+    "letter_index",
+    "normalize",
+    "parent",
+    "parse_spec",
+    "sort_key",
 ]
 
 #: The subrule alphabet, in order: a..z without l and o.
@@ -42,8 +51,6 @@ _LETTER_POS = {c: i for i, c in enumerate(LETTERS)}
 MAX_LETTERS = 2
 #: Real rule numbers have at most three digits; the cap keeps junk out.
 MAX_RULE_DIGITS = 4
-
-_DEPTH = {"section": 1, "chapter": 2, "rule": 3, "subrule": 4}
 
 # A canonical id and nothing else.  re.ASCII everywhere: without it [0-9]-ish
 # classes and re.I would let in other scripts' digits and the Kelvin sign.
@@ -67,7 +74,7 @@ _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 # -- letters ---------------------------------------------------------------
 
 def letter_index(letters: str) -> int:
-    """Position of subrule ``letters`` in the CR sequence (a=0, k=9, m=10,
+    """Position of subrule ``letters`` in the CR sequence (a=0, k=10, m=11,
     z=23, aa=24, ...): bijective base 24 over ``LETTERS``."""
     if not letters:
         raise BadInput("subrule letters are empty")
@@ -112,7 +119,7 @@ def normalize(text: str) -> str:
     s = _unwrap(text)
     prefix = _PREFIX.match(s)
     if prefix:
-        s = s[prefix.end():]
+        s = _unwrap(s[prefix.end():])  # 'rule "702.19c"'
     if s.endswith("."):  # "702.19." and "7." as printed in rule headings
         s = s[:-1].rstrip()
     if not s:
@@ -215,6 +222,7 @@ def kind(id: str) -> str:
 
 
 def _depth(key: Parts) -> int:
+    """1 for a section, 2 chapter, 3 rule, 4 subrule."""
     top, _, rule, let = key
     return 1 if top == 0 else 2 if rule < 0 else 3 if let < 0 else 4
 
@@ -314,9 +322,7 @@ def parse_spec(text: str) -> list[Span]:
         return [Span(one, one)]
     except BadInput as err:
         single_error = err
-    s = _unwrap(text)
-    if s.endswith("."):  # a sentence's dot: "rules 100.2a–b."
-        s = s[:-1]
+    s = _unwrap(text).removesuffix(".")  # a sentence's dot: "rules 100.2a–b."
     try:
         return _parse_list(s, text)
     except BadInput:
@@ -428,25 +434,36 @@ _REF_HEAD = re.compile(
 # One id as printed; never followed by more of a word or number, so "20 life"
 # or "702.19bis" do not pass, but the sentence dot in "rule 100.2a." stays out.
 _REF_ID = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[a-z]+)?(?![\w]|\.[0-9])", re.ASCII)
+# A range's dash, with at most a space either side ("rules 603.7d - f" is in
+# old releases); "?" between two numbers is an en dash some archived releases
+# lost in conversion ("rules 306?311").
 _REF_RANGE_END = re.compile(
-    rf"[{_DASHES[:-1]}](?P<end>[0-9]+(?:\.[0-9]+)?[a-z]*|[a-z]+)(?![\w]|\.[0-9])",
-    re.ASCII,
+    rf"""(?:[ ]?[{_DASHES}][ ]?|\?)
+        (?P<end>[0-9]+(?:\.[0-9]+)?[a-z]*|[a-z]+)(?![\w]|\.[0-9])""",
+    re.VERBOSE | re.ASCII,
 )
 # List separators; a quoted chapter title may sit between items, as in
-# 'rules 701.42, “Meld,” and 730' (its comma is inside the quotes).
+# 'rules 701.42, “Meld,” and 730' (its comma is inside the quotes; a title
+# without a comma ends the list).  No
+# reference spans a line break: where old releases wrap one ("see rule
+# \n212.4"), the dotted number on the next line is still found bare.
 _REF_SEP = re.compile(
-    r"""(?:,[ ]*[“"][^“”"\r\n]{1,80}[”"],?[ ]*   # ', “Meld,” ' or ', “Meld”, '
+    r"""(?:,[ ]*[“"][^“”"\r\n]{1,80}(?:,[”"]|[”"],)[ ]*  # ', “Meld,” ' or ', “Meld”, '
          |[ ]*,[ ]*
          |[ ]+(?=(?:and|or)[ ]))
         (?:(?:and|or)[ ]+)?""",
     re.VERBOSE | re.ASCII,
 )
 _REF_TITLE_NEXT = re.compile(r",[ ]*[“\"]")
-_REF_SIBLING = re.compile(r"[b-km-np-z](?![\w'’\-])", re.ASCII)
+_REF_SIBLING = re.compile(r"[b-km-np-z](?![\w'’\-]|\.\w)", re.ASCII)  # not "e.g."
 
 
 def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Span] | None:
-    """Read one list item (an id, maybe a range) at ``pos``; None if none."""
+    """Read one list item (an id, maybe a range) at ``pos``; None if none.
+
+    ``prev`` is the previous item's last id; ``head`` what introduced the
+    reference: "rule", "section", "sections", "see" or "bare".
+    """
     m = _REF_ID.match(text, pos)
     if m is None:
         # "rules 608.3a and b": a lone later letter after a subrule.
@@ -462,14 +479,19 @@ def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Sp
     except BadInput:
         return None
     depth = _depth(_checked_key(start))
-    # A lone number is a section or chapter only where the text says so: after
-    # the word, after another of its kind ("rules 614 and 615"), or before a
-    # title ("and 730, “Merging ...”"); not in "rule 702.19 and 100 cards".
-    if depth <= 2 and prev is not None and _depth(_checked_key(prev)) != depth \
-            and not _REF_TITLE_NEXT.match(text, m.end()):
-        return None
-    if depth == 1 and prev is None and head != "section":
-        return None
+    # A lone number is a section or chapter only where the text vouches for
+    # it: a title follows ("and 730, “Merging ...”"), the word before says so
+    # ("section 8", "rule 717", "See 718, “...”"), or it continues a list of
+    # its kind ("rules 614 and 615", "sections 8 and 9").  Not in "rule 702.19
+    # and 100 cards", "section 8 and 3 players" or "see 100 cards".
+    if depth <= 2 and not _REF_TITLE_NEXT.match(text, m.end()):
+        if prev is None:
+            vouched = head.startswith("section") if depth == 1 else head != "see"
+        else:
+            vouched = (_depth(_checked_key(prev)) == depth
+                       and (depth == 2 or head == "sections"))
+        if not vouched:
+            return None
     end, stop = start, m.end()
     r = _REF_RANGE_END.match(text, stop)
     if r is not None:
@@ -500,12 +522,12 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
             return found
         if h["kw"] is not None:
             word = h["kw"].strip().lower()
-            head = "section" if word.startswith(("section", "§")) else "rule"
+            head = word if word.startswith("section") else "rule"
         else:
             head = "see" if h["see"] is not None else "bare"
         item = _ref_item(text, h.end(), None, head)
         if item is None:
-            pos = h.end()
+            pos = max(h.end(), h.start() + 1)  # the bare head is zero-width
             continue
         stop, span = item
         spans = [span]
@@ -518,6 +540,6 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
                 break
             stop, span = nxt
             spans.append(span)
-        start = h.start() if head in ("rule", "section") else h.end()
+        start = h.start() if h["kw"] is not None else h.end()
         found.append((start, stop, text[start:stop], spans))
         pos = stop
