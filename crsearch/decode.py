@@ -9,6 +9,7 @@ line endings, sometimes mixed in one file.  Everything downstream sees plain
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass, field
 
 from crsearch.errors import NotACR
@@ -28,6 +29,7 @@ class Decoded:
     encoding: str
     bom: bool
     line_endings: list[str] = field(default_factory=list)
+    repairs: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -75,10 +77,18 @@ def decode(data: bytes) -> Decoded:
     if not data.strip():
         raise NotACR("the file is empty")
     encoding, bom = detect_encoding(data)
+    repairs: list[str] = []
     if encoding == "cp1252":
-        # Five byte values are undefined in Windows-1252; no release uses
-        # them, so map them through Latin-1 rather than fail or emit U+FFFD.
-        text = data.decode("cp1252", errors="_crsearch_latin1")
+        if _looks_mac_roman(data):
+            # 2004-02-01 was saved on a Mac: 0xD0 is its en dash and 0xAA its
+            # trade mark sign, which Windows-1252 would show as Ð and ª.
+            encoding = "mac_roman"
+            text = data.decode("mac_roman")
+        else:
+            # Five byte values are undefined in Windows-1252; no release uses
+            # them, so map them through Latin-1 rather than fail or emit U+FFFD.
+            text = data.decode("cp1252", errors="_crsearch_latin1")
+            text = _repair_foreign_letters(text, repairs)
     else:
         try:
             text = data.decode(encoding)
@@ -90,7 +100,42 @@ def decode(data: bytes) -> Decoded:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    return Decoded(lines, encoding, bom, endings)
+    return Decoded(lines, encoding, bom, endings, repairs)
+
+
+# Punctuation bytes: Windows-1252 puts quotes and dashes at 0x91-0x97, Mac
+# Roman at 0xD0-0xD5 (and the trade mark sign at 0xAA).
+_CP1252_PUNCT = set(range(0x91, 0x98)) | {0x85, 0x99}
+_MAC_PUNCT = set(range(0xD0, 0xD6)) | {0xAA, 0xC9}
+
+
+def _looks_mac_roman(data: bytes) -> bool:
+    high = [b for b in data if b > 0x7F]
+    if not high:
+        return False
+    mac = sum(1 for b in high if b in _MAC_PUNCT)
+    win = sum(1 for b in high if b in _CP1252_PUNCT)
+    return mac > 0 and win == 0 and mac >= len(high) // 2
+
+
+# Card names such as Dandân, El-Hajjâj, Junún and Juzám were pasted into some
+# Windows-1252 releases from DOS (code page 437) or Mac text, so one byte in
+# the middle of a word reads as "ƒ", "‰", "£" or a no-break space.
+_FOREIGN = re.compile("(?<=[A-Za-z])[ƒ‰£\u00a0](?=[a-z])")
+
+
+def _repair_foreign_letters(text: str, repairs: list[str]) -> str:
+    def fix(m: re.Match[str]) -> str:
+        raw = m.group().encode("cp1252")
+        for codec in ("mac_roman", "cp437"):
+            letter = raw.decode(codec)
+            if letter.isalpha() and letter.islower():
+                word = re.search(r"[\w\u00a0ƒ‰£-]*$", text[:m.start()]).group()  # type: ignore[union-attr]
+                repairs.append(f"{word}{m.group()}… read as {word}{letter}… ({codec})")
+                return letter
+        return m.group()
+
+    return _FOREIGN.sub(fix, text)
 
 
 def _latin1_fallback(err: UnicodeDecodeError) -> tuple[str, int]:

@@ -414,4 +414,8 @@ def parse_bytes(data: bytes, name: str = "") -> Release:
     source = SourceInfo(name=name, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
                         encoding=decoded.encoding, bom=decoded.bom,
                         line_endings=decoded.line_endings)
-    return parse_lines(decoded.lines, source)
+    release = parse_lines(decoded.lines, source)
+    for repair in decoded.repairs:
+        release.anomalies.append(Anomaly("encoding-repair", 0, repair,
+                                         "a letter in another code page inside a Windows-1252 text"))
+    return release

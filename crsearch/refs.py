@@ -8,16 +8,24 @@ the missing id, and reported; it is never dropped.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from crsearch import numbers
 from crsearch.model import Reference, Release
 
 
+_COMMA_TYPO = re.compile(r"(?<=\brule \d{3}),(?=\d)")
+
+
 def references_in(text: str, existing: list[str], exists: set[str]) -> list[Reference]:
     """Every reference printed in ``text``, resolved against ``existing`` ids."""
     found: list[Reference] = []
-    for _start, _end, printed, spans in numbers.find_references(text):
+    # "See rule 419,8" (2003-2004) means 419.8; the swap keeps offsets intact.
+    original = text
+    text = _COMMA_TYPO.sub(".", text)
+    for start, end, _printed, spans in numbers.find_references(text):
+        printed = original[start:end]
         targets: list[str] = []
         missing: list[str] = []
         for span in spans:

@@ -51,3 +51,29 @@ def test_utf16_without_bom_is_detected():
 def test_empty_or_binary_input_is_not_a_cr(data):
     with pytest.raises(NotACR):
         decode(data)
+
+
+def test_mac_roman_release_keeps_its_dashes_and_trade_marks():
+    data = "Magic\u2122 rules 409.1a\u2013409.1h".encode("mac_roman")
+    d = decode(data)
+    assert d.encoding == "mac_roman"
+    assert d.lines == ["Magic\u2122 rules 409.1a\u2013409.1h"]
+
+
+def test_dos_and_mac_letters_inside_windows_1252_words_are_repaired():
+    data = "It\u2019s Dand".encode("cp1252") + b"\x83n, El-Hajj\x89j, Jun\xa3n, Juz\xa0m."
+    d = decode(data)
+    assert d.text == "It\u2019s Dand\u00e2n, El-Hajj\u00e2j, Jun\u00fan, Juz\u00e1m."
+    assert len(d.repairs) == 4
+
+
+def test_archived_releases_have_no_mojibake():
+    from conftest import archive_files
+
+    bad = {}
+    for path in archive_files():
+        text = decode(path.read_bytes()).text
+        found = {c for c in text if c in "\ufffd\u00d0\u00aa\u0192\u2030\u00a3" or c == "\u00a0"}
+        if found or "\u00e2\u20ac" in text:
+            bad[path.name] = found
+    assert bad == {}

@@ -218,3 +218,10 @@ def test_utf16_big_endian_release_decodes(parsed_archive):
     encodings = {r.source.encoding for r in parsed_archive.values()}
     assert {"utf-8", "utf-8-sig", "cp1252", "utf-16"} <= encodings
     assert codecs  # imported for the BOM constants used above
+
+
+def test_reference_typo_with_a_comma_still_resolves():
+    from crsearch.refs import references_in
+
+    refs = references_in("See rule 419,8, “Sources of Damage.”", ["419", "419.8"], {"419", "419.8"})
+    assert [(r.text, r.targets, r.missing) for r in refs] == [("rule 419,8", ["419.8"], [])]
