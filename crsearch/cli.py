@@ -143,8 +143,11 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
 @click.option("--page", default=None, metavar="URL",
               help="The rules page to read the TXT link from (default: the official one).")
 @click.option("--no-index", is_flag=True, help="Do not build the search index.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Worker processes for a folder of releases (default: one per CPU).")
 @pass_state
-def update(state: State, source: str | None, page: str | None, no_index: bool) -> None:
+def update(state: State, source: str | None, page: str | None, no_index: bool,
+           jobs: int | None) -> None:
     """Download the current rules (or import --from FILE|DIR|URL) and store them.
 
     \b
@@ -168,7 +171,10 @@ def update(state: State, source: str | None, page: str | None, no_index: bool) -
         if many:
             click.echo(f"\r[{n}/{total}] {name}", err=True, nl=False)
 
-    results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step)
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, len(srcs))
+    results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step,
+                                      jobs=jobs)
     if many:
         click.echo("", err=True)
     failed = 0

@@ -28,6 +28,8 @@ from crsearch.model import Chapter, Release, Rule, Section
 
 CATALOG = "catalog.json"
 FORMAT = 1
+_STAGING = ".tmp-"
+STAGING_GRACE = 3600  # seconds a staging folder is assumed to be in use
 
 
 def default_data_dir() -> Path:
@@ -138,36 +140,53 @@ class Store:
         ``extra`` may add files (the search index) to the new folder before it
         is published; if it fails, nothing is published.
         """
-        releases_dir = self.root / "releases"
-        releases_dir.mkdir(parents=True, exist_ok=True)
-        with self._lock():
-            return self._save_locked(release, releases_dir, extra)
+        return self.publish(release, self.stage(release, extra))
 
-    def _save_locked(self, release: Release, releases_dir: Path,
-                     extra: Callable[[Release, Path], None] | None) -> StoredRelease:
+    def stage(self, release: Release,
+              extra: Callable[[Release, Path], None] | None = None) -> Path:
+        """Write a release into a private folder, not yet visible to readers.
+
+        Several processes may stage at once (``update --jobs``); only
+        :meth:`publish` touches what readers see.
+        """
         import shutil
         import tempfile
 
-        self._sweep(releases_dir)
-        key = release.source.sha256[:8] or os.urandom(4).hex()
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{release.effective_date}-", dir=releases_dir))
+        releases_dir = self.root / "releases"
+        releases_dir.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f"{_STAGING}{release.effective_date}-", dir=releases_dir))
         try:
             write_release_files(release, tmp)
             if extra is not None:
                 extra(release, tmp)
             _sync_tree(tmp)
-            final_name = f"{release.effective_date}.{key}.{os.urandom(3).hex()}"
-            final = releases_dir / final_name
-            os.replace(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        old = [r for r in self.catalog() if r["effective_date"] == release.effective_date]
-        entries = [r for r in self.catalog() if r["effective_date"] != release.effective_date]
-        entries.append(catalog_entry(release, final_name))
-        self._write_catalog(entries)
-        for r in old:
-            shutil.rmtree(releases_dir / r["dir"], ignore_errors=True)
+        return tmp
+
+    def publish(self, release: Release, staged: Path) -> StoredRelease:
+        """Rename a staged folder into place and replace the catalog entry."""
+        import shutil
+
+        releases_dir = self.root / "releases"
+        try:
+            with self._lock():
+                self._sweep(releases_dir)
+                key = release.source.sha256[:8] or os.urandom(4).hex()
+                final_name = f"{release.effective_date}.{key}.{os.urandom(3).hex()}"
+                final = releases_dir / final_name
+                os.replace(staged, final)
+                catalog = self.catalog()
+                old = [r for r in catalog if r["effective_date"] == release.effective_date]
+                entries = [r for r in catalog if r["effective_date"] != release.effective_date]
+                entries.append(catalog_entry(release, final_name))
+                self._write_catalog(entries)
+                for r in old:
+                    shutil.rmtree(releases_dir / r["dir"], ignore_errors=True)
+        finally:
+            if staged.exists():
+                shutil.rmtree(staged, ignore_errors=True)
         return StoredRelease(release.effective_date, final, entries[-1])
 
     def replace_index(self, stored: StoredRelease,
@@ -222,13 +241,21 @@ class Store:
             raise
 
     def _sweep(self, releases_dir: Path) -> None:
-        """Remove leftovers of interrupted writes and unreferenced folders."""
+        """Remove leftovers of interrupted writes and unreferenced folders.
+
+        A staging folder is left alone while it is fresh: another process
+        may still be writing it.
+        """
         import shutil
+        import time
 
         known = {r["dir"] for r in self.catalog()}
         for p in releases_dir.iterdir():
-            if p.name not in known:
-                shutil.rmtree(p, ignore_errors=True)
+            if p.name in known:
+                continue
+            if p.name.startswith(_STAGING) and time.time() - p.stat().st_mtime < STAGING_GRACE:
+                continue
+            shutil.rmtree(p, ignore_errors=True)
         for p in self.root.glob(".catalog-*"):
             p.unlink(missing_ok=True)
 

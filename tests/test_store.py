@@ -1,6 +1,8 @@
 """The data directory: atomic writes, release by date, fast partial loads."""
 
 import json
+import os
+import time
 
 import pytest
 
@@ -65,8 +67,13 @@ def test_leftovers_of_an_interrupted_write_are_swept(tmp_path, mini_release):
     junk = tmp_path / "releases" / ".tmp-2031-03-03-dead"
     junk.mkdir()
     (junk / "release.json").write_text("{half")
+    fresh = tmp_path / "releases" / ".tmp-2031-03-03-busy"
+    fresh.mkdir()
+    hours_ago = time.time() - 2 * 3600
+    os.utime(junk, (hours_ago, hours_ago))
     store.save(mini_release)
     assert not junk.exists()
+    assert fresh.exists()  # another process may be staging into it
 
 
 def test_damaged_catalog_is_a_clear_error(tmp_path):
