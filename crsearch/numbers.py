@@ -419,11 +419,25 @@ def expand(span: Span, existing: Iterable[str]) -> list[str]:
 
 # -- references in running text --------------------------------------------
 
+class _Lazy:
+    """A regex compiled on first use: a rule lookup never finds references,
+    so it should not pay for compiling these patterns at import time."""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self._args = (pattern, flags)
+
+    def __getattr__(self, name: str):
+        compiled = re.compile(*self._args)
+        self.match = compiled.match
+        self.search = compiled.search
+        return getattr(compiled, name)
+
+
 # Where a reference starts.  The keyword is part of the printed reference;
 # "see" only vouches for a bare chapter number ("See 718, ...") and is left
 # out; a bare dotted number ("(see 704.5j)") needs no word at all because the
 # CR writes dotted numbers only as rule ids.
-_REF_HEAD = re.compile(
+_REF_HEAD = _Lazy(
     r"""
       (?P<kw>\b(?:(?:sub)?rules?|sections?)[ \t\u00a0]+|\bCR[ \t\u00a0]*|§[ \t\u00a0]*)(?=[0-9])
     | \b[Ss]ee[ \t\u00a0]+(?P<see>)(?=[1-9][0-9]{2}\b)
@@ -433,11 +447,11 @@ _REF_HEAD = re.compile(
 )
 # One id as printed; never followed by more of a word or number, so "20 life"
 # or "702.19bis" do not pass, but the sentence dot in "rule 100.2a." stays out.
-_REF_ID = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[a-z]+)?(?![\w]|\.[0-9])", re.ASCII)
+_REF_ID = _Lazy(r"[0-9]+(?:\.[0-9]+)?(?:[a-z]+)?(?![\w]|\.[0-9])", re.ASCII)
 # A range's dash, with at most a space either side ("rules 603.7d - f" is in
 # old releases); "?" between two numbers is an en dash some archived releases
 # lost in conversion ("rules 306?311").
-_REF_RANGE_END = re.compile(
+_REF_RANGE_END = _Lazy(
     rf"""(?:[ ]?[{_DASHES}][ ]?|\?)
         (?P<end>[0-9]+(?:\.[0-9]+)?[a-z]*|[a-z]+)(?![\w]|\.[0-9])""",
     re.VERBOSE | re.ASCII,
@@ -447,15 +461,15 @@ _REF_RANGE_END = re.compile(
 # without a comma ends the list).  No
 # reference spans a line break: where old releases wrap one ("see rule
 # \n212.4"), the dotted number on the next line is still found bare.
-_REF_SEP = re.compile(
+_REF_SEP = _Lazy(
     r"""(?:,[ ]*[“"][^“”"\r\n]{1,80}(?:,[”"]|[”"],)[ ]*  # ', “Meld,” ' or ', “Meld”, '
          |[ ]*,[ ]*
          |[ ]+(?=(?:and|or)[ ]))
         (?:(?:and|or)[ ]+)?""",
     re.VERBOSE | re.ASCII,
 )
-_REF_TITLE_NEXT = re.compile(r",[ ]*[“\"]")
-_REF_SIBLING = re.compile(r"[b-km-np-z](?![\w'’\-]|\.\w)", re.ASCII)  # not "e.g."
+_REF_TITLE_NEXT = _Lazy(r",[ ]*[“\"]")
+_REF_SIBLING = _Lazy(r"[b-km-np-z](?![\w'’\-]|\.\w)", re.ASCII)  # not "e.g."
 
 
 def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Span] | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -37,6 +38,11 @@ def default_data_dir() -> Path:
     env = os.environ.get("CRSEARCH_DATA")
     if env:
         return Path(env).expanduser()
+    if sys.platform.startswith("linux"):
+        # What platformdirs answers on Linux (XDG), without its import cost
+        # on every lookup.
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or "~/.local/share"
+        return Path(base).expanduser() / "crsearch"
     import platformdirs
 
     return Path(platformdirs.user_data_dir("crsearch", appauthor=False))

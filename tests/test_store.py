@@ -5,6 +5,7 @@ import os
 import time
 
 import pytest
+from pathlib import Path
 
 from crsearch.errors import BadInput, NotFound, StoreError
 from crsearch.store import Store, normalize_date
@@ -100,3 +101,15 @@ def test_index_replacement_is_atomic(tmp_path, mini_release):
         store.replace_index(stored, broken)
     assert (stored.index_dir / "marker").read_text() == "new"
     assert json.loads((tmp_path / "catalog.json").read_text())["releases"]
+
+
+def test_default_data_dir_follows_the_environment(monkeypatch, tmp_path):
+    import platformdirs
+
+    from crsearch.store import default_data_dir
+
+    monkeypatch.setenv("CRSEARCH_DATA", str(tmp_path / "x"))
+    assert default_data_dir() == tmp_path / "x"
+    monkeypatch.delenv("CRSEARCH_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == Path(platformdirs.user_data_dir("crsearch", appauthor=False))
