@@ -1,0 +1,63 @@
+"""Every command documents itself with an example and appears in the README."""
+
+from pathlib import Path
+
+import click
+import pytest
+
+from crsearch.cli import cli
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def all_commands():
+    ctx = click.Context(cli)
+    out = []
+    for name in cli.list_commands(ctx):
+        cmd = cli.get_command(ctx, name)
+        if isinstance(cmd, click.Group):
+            sub = click.Context(cmd, parent=ctx)
+            out += [(f"{name} {s}", cmd.get_command(sub, s)) for s in cmd.list_commands(sub)]
+        else:
+            out.append((name, cmd))
+    return out
+
+
+COMMANDS = all_commands()
+
+
+def test_the_expected_commands_exist():
+    names = {n for n, _ in COMMANDS}
+    assert {"update", "rule", "toc", "releases", "report", "export", "search", "define",
+            "keyword", "keywords", "index", "site build", "site serve"} <= names
+
+
+@pytest.mark.parametrize("name, command", COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_command_help_ends_with_an_example(name, command):
+    assert command.help and "Example:" in command.help, name
+
+
+@pytest.mark.parametrize("name", [n for n, _ in COMMANDS])
+def test_command_is_in_the_readme(name):
+    assert f"crsearch {name}" in README or f"crsearch --release 2026-06-19 {name}" in README, name
+
+
+def test_readme_opens_with_install_and_test_commands():
+    blocks = README.split("```")
+    assert "crsearch update --from" in blocks[1] and "crsearch rule" in blocks[1]
+    assert "python3 -m pytest -q" in blocks[3]
+    ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
+    assert "python3 -m pytest -q" in ci
+
+
+def test_long_output_is_paged_on_a_terminal(monkeypatch):
+    from crsearch import cli as cli_module
+
+    paged = []
+    monkeypatch.setattr(cli_module.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(cli_module.shutil, "get_terminal_size", lambda: __import__("os").terminal_size((80, 10)))
+    monkeypatch.setattr(cli_module.click, "echo_via_pager", lambda text, color=None: paged.append(text))
+    cli_module.emit("\n".join(f"line {i}" for i in range(50)))
+    assert paged and paged[0].count("\n") == 49
+    cli_module.emit("short")
+    assert len(paged) == 1
