@@ -22,9 +22,20 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import StoreError
-from crsearch.model import Chapter, Release, Rule, Section
+from crsearch.model import GLOSSARY_PREFIX, Chapter, Release, Rule, Section
 
 TERMS = "terms.json"
+#: What the Whoosh-free fast path reads (see ``write_fast``).
+FAST = "fast.json"
+FAST_POSTINGS = "fast-postings.jsonl"
+FAST_DOCS = "fast-docs.jsonl"
+#: Field weights of the BM25F query (tuned on bench/queries.json); the fast
+#: path's precomputed postings are summed with these boosts.
+FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
+#: BM25F parameters.
+BM25_B, BM25_K1 = 0.75, 1.2
+#: Share of documents above which a word is too common to retrieve with.
+COMMON = 0.15
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
 INDEX_FORMAT = 1
@@ -225,15 +236,98 @@ def build_index(release: Release, path: Path) -> None:
     # One writer, one segment, a big buffer: ~4,000 short documents fit in
     # memory, so this avoids merges and sub-processes entirely.
     writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+    docs = documents(release)
     try:
-        for doc in documents(release):
+        for doc in docs:
             writer.add_document(**{k: v for k, v in doc.items() if v != "" or k in ("title", "parent")})
         writer.commit(optimize=False)
     except BaseException:
         writer.cancel()
         raise
+    terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
-        json.dump(terms_of(release), f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    write_fast(ix, docs, terms, path)
+
+
+# -- the fast path's files ------------------------------------------------------
+
+def shard_of(id: str) -> str:
+    """Which block of ``fast-docs.jsonl`` holds the stored fields of ``id``."""
+    if id.startswith(GLOSSARY_PREFIX):
+        return "glossary"
+    head = id.split(".", 1)[0]
+    return head if "." in id else "heads"
+
+
+def title_stems(terms: dict[str, Any], stem) -> list[str]:
+    """The stems of every keyword, glossary term and chapter title."""
+    titles = {*terms["keywords"], *terms["chapters"], *terms["sections"],
+              *(n for g in terms["glossary"] for n in g["names"])}
+    return sorted({stem(w) for t in titles for w in words(t) if w not in STOP_WORDS})
+
+
+def write_fast(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> None:
+    """Precompute what common queries need, so they are answered without Whoosh.
+
+    ``fast.json``: the document numbers' ids, each word's stem, each stem's
+    document frequency in ``text``, and where the blocks below start.
+    ``fast-postings.jsonl``: for the (not too common) stems of keyword,
+    glossary and chapter titles, every document that has them with its BM25F
+    score, summed over the boosted fields exactly as the full-text query
+    sums them.  ``fast-docs.jsonl``: the stored fields, one chapter per line.
+    """
+    from whoosh import scoring
+    from whoosh.lang.porter import stem
+
+    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
+        reader = s.reader()
+        n = s.doc_count_all()
+        docids = [""] * n
+        for docnum, fields in reader.iter_docs():
+            docids[docnum] = fields["id"]
+        df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
+        offsets: dict[str, list[int]] = {}
+        with open(path / FAST_POSTINGS, "wb") as f:
+            for st in title_stems(terms, stem):
+                if df.get(st, 0) > COMMON * n:
+                    continue  # common words retrieve nothing: Whoosh does those
+                acc: dict[int, float] = {}
+                for field, boost in FIELD_BOOSTS.items():
+                    if (field, st) not in reader:
+                        continue
+                    m = s.postings(field, st)
+                    while m.is_active():
+                        d = m.id()
+                        acc[d] = acc.get(d, 0.0) + m.score() * boost
+                        m.next()
+                line = json.dumps([list(acc), list(acc.values())], separators=(",", ":")).encode() + b"\n"
+                offsets[st] = [f.tell(), len(line)]
+                f.write(line)
+    stems: dict[str, str] = {}
+    shards: dict[str, list[list[Any]]] = {}
+    for d in docs:
+        for w in words(d.get("text", "")) + words(d.get("title", "")):
+            if w not in stems:
+                stems[w] = stem(w)
+        shards.setdefault(shard_of(d["id"]), []).append(
+            [d["id"], d["kind"], d.get("title", ""), d.get("text", ""), d.get("parent", "")])
+    blocks: dict[str, list[int]] = {}
+    with open(path / FAST_DOCS, "wb") as f:
+        for key, rows in shards.items():
+            line = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+            blocks[key] = [f.tell(), len(line)]
+            f.write(line)
+    with open(path / FAST, "w", encoding="utf-8") as f:
+        json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
+                   "postings": offsets, "docs": blocks}, f, ensure_ascii=False,
+                  separators=(",", ":"))
+
+
+def read_block(path: Path, where: list[int]) -> Any:
+    with open(path, "rb") as f:
+        f.seek(where[0])
+        return json.loads(f.read(where[1]))
 
 
 # -- opening -----------------------------------------------------------------
@@ -244,6 +338,19 @@ class IndexMissing(StoreError):
 
 def open_index(path: Path):
     """Open the Whoosh index and its terms; raise IndexMissing with the fix."""
+    terms = open_terms(path)
+    try:
+        from whoosh import index as windex
+
+        ix = windex.open_dir(str(path), indexname=INDEX_NAME)
+    except Exception as e:  # noqa: BLE001 - Whoosh raises many kinds on a damaged folder
+        raise IndexMissing(f"the search index in {path} cannot be read ({e.__class__.__name__}); "
+                           "run `crsearch index` to rebuild it") from None
+    return ix, terms
+
+
+def open_terms(path: Path) -> dict[str, Any]:
+    """``terms.json`` of an index (no Whoosh); raise IndexMissing with the fix."""
     path = Path(path)
     terms_file = path / TERMS
     if not terms_file.exists():
@@ -255,12 +362,12 @@ def open_index(path: Path):
         if terms.get("format") != INDEX_FORMAT:
             raise IndexMissing("the search index was built by another version of crsearch; "
                                "run `crsearch index` to rebuild it")
-        from whoosh import index as windex
-
-        ix = windex.open_dir(str(path), indexname=INDEX_NAME)
     except IndexMissing:
         raise
-    except Exception as e:  # noqa: BLE001 - Whoosh raises many kinds on a damaged folder
+    except Exception as e:  # noqa: BLE001 - a damaged file
         raise IndexMissing(f"the search index in {path} cannot be read ({e.__class__.__name__}); "
                            "run `crsearch index` to rebuild it") from None
-    return ix, terms
+    if not (path / f"_{INDEX_NAME}_0.toc").exists() and not any(path.glob(f"_{INDEX_NAME}_*.toc")):
+        raise IndexMissing(f"the search index in {path} is incomplete; "
+                           "run `crsearch index` to rebuild it")
+    return terms

@@ -35,8 +35,8 @@ JARGON = {
     "lki": "last known information",
     "sba": "state-based actions",
     "sbas": "state-based actions",
-    "etb": "enters the battlefield",
-    "etbs": "enters the battlefield",
+    "etb": "enters",
+    "etbs": "enters",
     "ltb": "leaves the battlefield",
     "cmc": "mana value",
     "mv": "mana value",
@@ -47,6 +47,42 @@ JARGON = {
     "cda": "characteristic-defining ability",
     "ftk": "first strike",
 }
+#: Plain words a judge types for what the rules say another way.  Each adds
+#: alternative wordings (all of whose words a rule must have) to the query
+#: word; they widen the search, they never replace what was typed.
+SYNONYMS = {
+    "die": ["put into a graveyard from the battlefield"],
+    "dies": ["put into a graveyard from the battlefield"],
+    "died": ["put into a graveyard from the battlefield"],
+    "dying": ["put into a graveyard from the battlefield"],
+    "empty": ["no cards"],
+    "kill": ["destroy"],
+    "killed": ["destroyed"],
+    "lose": ["loses"],
+    "first": ["active player"],
+    "simultaneously": ["same time"],
+    "flip": ["transform"],
+    "bounce": ["return to its owner's hand"],
+    "mill": ["put from library into graveyard"],
+    "summon": ["cast"],
+}
+
+
+def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]:
+    """Other wordings of ``word``: its negation or positive form as the rules
+    spell it ("tapped" <-> "untapped", "creature" <-> "noncreature") and the
+    judge's synonyms above.  Each alternative is a list of words."""
+    out: list[list[str]] = []
+    for prefix in ("un", "non"):
+        if word.startswith(prefix) and word[len(prefix):] in vocab:
+            out.append([word[len(prefix):]])
+        elif prefix + word in vocab:
+            out.append([prefix + word])
+    for alt in SYNONYMS.get(word, ()):
+        out.append([w for w in words(alt) if w not in STOP_WORDS])
+    return out
+
+
 #: Words that make a question a question; they find nothing in the rules.
 QUESTION_WORDS = frozenset(
     ["what", "whats", "when", "where", "which", "who", "whom", "why", "how", "does", "do", "did", "can", "could", "should", "would", "happens", "happen", "happened", "many", "much", "i", "my", "me", "we", "you", "your", "yours", "it", "its", "there"])

@@ -17,6 +17,8 @@ Words the release never uses are corrected first (``deathtuch`` ->
 from __future__ import annotations
 
 import difflib
+import json
+import math
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -25,12 +27,27 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import BadInput, NotFound
-from crsearch.index import STOP_WORDS, fold, norm_title, open_index, words
+from crsearch.index import (
+    BM25_B,
+    BM25_K1,
+    COMMON,
+    FAST,
+    FAST_DOCS,
+    FAST_POSTINGS,
+    FIELD_BOOSTS,
+    INDEX_FORMAT,
+    STOP_WORDS,
+    fold,
+    norm_title,
+    open_index,
+    open_terms,
+    read_block,
+    shard_of,
+    words,
+)
 from crsearch.model import GLOSSARY_PREFIX
-from crsearch.query import QUESTION_WORDS, ParsedQuery, correct, parse
+from crsearch.query import QUESTION_WORDS, ParsedQuery, alternatives, correct, parse
 
-#: Field weights of the BM25F query, tuned on bench/queries.json.
-FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
 #: How many BM25 candidates are re-ranked.
 CANDIDATES = 30
 SNIPPET_WORDS = 28
@@ -42,12 +59,15 @@ PASSAGE = 4.0
 ADJACENT = 0.5
 #: Bonus for the subrules of a keyword the query names ("ward counter spell").
 NAMED = 0.4
+#: Bonus per subrule of a rule among the candidates, given to that rule
+#: ("when does a player lose the game": 104.3 over 104.3a, 104.3b, ...).
+PARENT = 0.15
+#: At most this many subrules count towards PARENT.
+PARENT_MAX = 4
 #: Malus of glossary entries for questions of several words.
 GLOSSARY_MULTI = 0.5
 #: How many of a passage's rarest words retrieve its candidates.
 PASSAGE_TERMS = 8
-#: Share of documents above which a word is too common to retrieve with.
-COMMON = 0.15
 
 
 @dataclass
@@ -84,15 +104,32 @@ class SearchResult:
 
 
 class Engine:
-    """An opened index; reuse it for many queries (opening costs a few ms)."""
+    """An opened index; reuse it for many queries.
 
-    def __init__(self, index_dir: Path):
-        from whoosh import scoring
+    Common queries (rule numbers, keyword and glossary titles, keyword
+    interactions, and any typed words whose stems ``fast.json`` covers) are
+    answered from the small files written next to the index at build time,
+    without importing Whoosh; the rest opens the Whoosh index on first use.
+    ``fast=False`` always uses Whoosh (the tests compare the two).
+    """
 
-        self.ix, self.terms = open_index(index_dir)
+    def __init__(self, index_dir: Path, fast: bool = True):
+        self.index_dir = Path(index_dir)
+        self.terms = open_terms(self.index_dir)
+        self._ix = None
+        self._searcher = None
+        self.fast: dict[str, Any] | None = None
+        if fast and (self.index_dir / FAST).exists():
+            try:
+                with open(self.index_dir / FAST, encoding="utf-8") as f:
+                    self.fast = json.load(f)
+            except (OSError, ValueError):
+                self.fast = None
+        if self.fast is not None and self.fast.get("format") != INDEX_FORMAT:
+            self.fast = None
+        if self.fast is None:
+            self.searcher  # noqa: B018 - open now, so a damaged index is reported now
         self.release = self.terms["effective_date"]
-        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
-        self.schema = self.ix.schema
         self.ids: list[str] = self.terms["ids"]
         self.id_set = set(self.ids)
         self.vocab: dict[str, int] = self.terms["vocab"]
@@ -104,15 +141,37 @@ class Engine:
                 self.glossary.setdefault(name, g)
         self.glossary_by_id = {g["id"]: g for g in self.terms["glossary"]}
         self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
-        from whoosh.lang.porter import stem
-
-        self._stem = stem
-        self._stem_cache: dict[str, str] = {}
+        self._stem = None
+        self._stem_cache: dict[str, str] = dict(self.fast["stems"]) if self.fast else {}
         self._docnum: dict[str, int] = {}
-        self._doc_cache: dict[int, tuple[list[str], set[str]]] = {}
+        self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
+        self._shards: dict[str, dict[str, dict[str, Any]]] = {}
+        self._postings: dict[str, dict[int, float]] = {}
+        #: How the last query's candidates were found: "fast" or "whoosh".
+        self.last_path = ""
+
+    @property
+    def searcher(self):
+        """The Whoosh searcher, opened on first use."""
+        if self._searcher is None:
+            from whoosh import scoring
+
+            self._ix, _ = open_index(self.index_dir)
+            self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        return self._searcher
+
+    @property
+    def ix(self):
+        self.searcher  # noqa: B018
+        return self._ix
+
+    @property
+    def schema(self):
+        return self.ix.schema
 
     def close(self) -> None:
-        self.searcher.close()
+        if self._searcher is not None:
+            self._searcher.close()
 
     # -- helpers ---------------------------------------------------------------
     def stems(self, text: str) -> list[str]:
@@ -122,19 +181,33 @@ class Engine:
     def stem_word(self, w: str) -> str:
         s = self._stem_cache.get(w)
         if s is None:
+            if self._stem is None:
+                from whoosh.lang.porter import stem
+
+                self._stem = stem
             s = self._stem_cache[w] = self._stem(w)
         return s
 
-    def _doc_words(self, docnum: int, doc: dict[str, Any]) -> tuple[list[str], set[str]]:
+    def _doc_words(self, doc: dict[str, Any]) -> tuple[list[str], set[str]]:
         """The words of a stored document and their stems (cached)."""
-        got = self._doc_cache.get(docnum)
+        got = self._doc_cache.get(doc["id"])
         if got is None:
             tw = words(doc.get("text", "")) + words(doc.get("title", ""))
             got = (tw, {self.stem_word(w) for w in tw if w not in STOP_WORDS})
-            self._doc_cache[docnum] = got
+            self._doc_cache[doc["id"]] = got
         return got
 
     def stored(self, id: str) -> dict[str, Any] | None:
+        if self.fast is not None:
+            key = shard_of(id)
+            shard = self._shards.get(key)
+            if shard is None:
+                where = self.fast["docs"].get(key)
+                rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
+                shard = self._shards[key] = {
+                    r[0]: {"id": r[0], "kind": r[1], "title": r[2], "text": r[3], "parent": r[4]}
+                    for r in rows}
+            return shard.get(id)
         n = self._docnum.get(id)
         if n is None:
             n = self.searcher.document_number(id=id)
@@ -142,6 +215,35 @@ class Engine:
                 return None
             self._docnum[id] = n
         return self.searcher.stored_fields(n)
+
+    def doc_frequency(self, stem: str) -> int:
+        """In how many documents ``stem`` occurs in the text field."""
+        if self.fast is not None:
+            return self.fast["df"].get(stem, 0)
+        return self.searcher.doc_frequency("text", stem)
+
+    def doc_count(self) -> int:
+        return self.fast["n"] if self.fast is not None else self.searcher.doc_count_all()
+
+    def idf(self, stem: str) -> float:
+        """Whoosh's idf of ``stem`` in the text field (same formula, same numbers)."""
+        if self.fast is not None:
+            return math.log(self.fast["n"] / (self.doc_frequency(stem) + 1)) + 1
+        return self.searcher.idf("text", stem)
+
+    def _fast_postings(self, stem: str) -> dict[int, float] | None:
+        """docnum -> BM25F score of ``stem`` over the boosted fields, or None
+        when the fast files do not have it."""
+        if self.fast is None:
+            return None
+        got = self._postings.get(stem)
+        if got is None:
+            where = self.fast["postings"].get(stem)
+            if where is None:
+                return None
+            docs, scores = read_block(self.index_dir / FAST_POSTINGS, where)
+            got = self._postings[stem] = dict(zip(docs, scores))
+        return got
 
     def children(self, id: str) -> list[str]:
         """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
@@ -153,6 +255,7 @@ class Engine:
             raise BadInput("--limit must be at least 1")
         q = parse(text)
         result = SearchResult(query=text, release=self.release, results=[])
+        self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
             raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
                            f"({q.bad_reason.split(': ', 1)[-1]})", self._near_ids(q.bad_number))
@@ -295,7 +398,7 @@ class Engine:
             return []
         texts = {k: [(i, self.stored(i) or {}) for i in self.children(k) if i != k]
                  for k in named}
-        vocab = {k: set().union(*(self._doc_words(self._docnum[i], d)[1]
+        vocab = {k: set().union(*(self._doc_words(d)[1]
                                   for i, d in rows if d)) if rows else set()
                  for k, rows in texts.items()}
         names = {k: set(self.stems((self.stored(k) or {}).get("title", ""))) for k in named}
@@ -305,12 +408,12 @@ class Engine:
             for i, d in rows:
                 if not d:
                     continue
-                stems = self._doc_words(self._docnum[i], d)[1]
+                stems = self._doc_words(d)[1]
                 s = 0.0
                 for o in others:
                     if names[o] and names[o] <= stems:
                         s += 10.0
-                    s += sum(self.searcher.idf("text", t) for t in stems & vocab[o]
+                    s += sum(self.idf(t) for t in stems & vocab[o]
                              if t not in names[k])
                 scored.append((s, i))
         scored.sort(key=lambda t: -t[0])
@@ -330,13 +433,27 @@ class Engine:
         return [i for i in pool if self._passes(i, filters)][: limit]
 
     def _full_text(self, q: ParsedQuery) -> list[tuple[str, float]]:
-        from whoosh import query as wq
-
         stems: list[str] = []
         for w in q.terms:
             for s in self.stems(w):
                 if s not in stems:
                     stems.append(s)
+        # Other wordings of the typed words ("tapped" -> "untapped", "dies"
+        # -> "put into a graveyard from the battlefield") widen the search
+        # and count as the word in the coverage below.
+        alts: dict[str, list[set[str]]] = {}
+        if not q.passage:
+            for w in q.terms:
+                ws = self.stems(w)
+                if len(ws) != 1:
+                    continue
+                for alt in alternatives(w, self.vocab):
+                    a = set(self.stems(" ".join(alt)))
+                    if a and ws[0] not in a:
+                        alts.setdefault(ws[0], []).append(a)
+                        for s in a:
+                            if s not in stems:
+                                stems.append(s)
         phrase_stems = [self.stems(p) for p in q.phrases]
         for ps in phrase_stems:
             for s in ps:
@@ -350,8 +467,8 @@ class Engine:
         # Words in a fifth of all documents ("creature", "player") find
         # nothing on their own and cost most of the time: they only count
         # in the re-ranking, unless the query has nothing rarer.
-        n = self.searcher.doc_count_all()
-        df = {s: self.searcher.doc_frequency("text", s) for s in stems}
+        n = self.doc_count()
+        df = {s: self.doc_frequency(s) for s in stems}
         if q.passage:
             # A passage is identified by its rarest words; the re-ranking
             # below compares its whole wording with each candidate.
@@ -360,30 +477,41 @@ class Engine:
         else:
             pick = [s for s in stems if df[s] <= COMMON * n] or stems
             fields = FIELD_BOOSTS
-        wquery = wq.Or([wq.Term(f, s, boost=b) for s in pick for f, b in fields.items()])
-        required = [wq.And([wq.Or([wq.Term(f, s) for f in ("name", "text")]) for s in ps])
-                    for ps in phrase_stems if ps] if not q.passage else []
-        if required:
-            wquery = wq.And([wquery, *required])
-        flt = self._whoosh_filter(q.filters)
-        hits = self.searcher.search(wquery, limit=CANDIDATES, filter=flt)
-        if hits.is_empty():
+        hits = None
+        if not q.passage and not q.filters and not phrase_stems:
+            hits = self._fast_candidates(pick)
+        if hits is None:
+            hits = self._whoosh_candidates(q, pick, fields, phrase_stems)
+        if not hits:
             return []
         qbigrams = set(pairwise(q.words))
         plain = [w for w in q.words if w not in QUESTION_WORDS]
         pairs = set(pairwise(plain))
         named = [k + "." for k in self._keywords_named(q)] if not q.passage else []
-        stem_set = set(stems)
+        stem_set = set(stems) - {s for v in alts.values() for a in v for s in a} | set(alts)
+        weights = {s: self.idf(s) for s in stem_set}
+        total_weight = sum(weights.values()) or 1.0
+        question = not q.passage and any(w in QUESTION_WORDS for w in q.words)
+        in_candidates: dict[str, int] = {}
+        for doc, _ in hits:
+            up = numbers.parent(doc["id"]) if doc["kind"] == "subrule" else None
+            if up:
+                in_candidates[up] = in_candidates.get(up, 0) + 1
         cited_by_query = {i for span in q.ids for i in (span.start, span.end)} if q.passage else set()
-        best = hits[0].score or 1.0
+        best = hits[0][1] or 1.0
         scored = []
-        for h in hits:
-            doc = h.fields()
-            score = h.score / best
-            tw, tstems = self._doc_words(h.docnum, doc)
+        for doc, hscore in hits:
+            score = hscore / best
+            tw, tstems = self._doc_words(doc)
             if len(stem_set) > 1:
                 # Coverage: every query word present matters more than tf.
-                score += COVERAGE * (len(stem_set & tstems) / len(stem_set)) ** 2
+                # Weighted by idf: "player" in a question says little.
+                got = sum(weights[s] for s in stem_set if s in tstems
+                          or any(a <= tstems for a in alts.get(s, ())))
+                score += COVERAGE * (got / total_weight) ** 2
+            if question and in_candidates.get(doc["id"], 0) >= 3:
+                # A rule whose subrules answer the question sums them up.
+                score += PARENT * min(in_candidates[doc["id"]], PARENT_MAX)
             tb = set(pairwise(tw))
             if q.passage and qbigrams:
                 # A pasted passage: how much of its wording the rule has.
@@ -410,6 +538,51 @@ class Engine:
             scored.append((doc["id"], score))
         scored.sort(key=lambda t: -t[1])
         return scored
+
+    def _fast_candidates(self, pick: list[str]) -> list[tuple[dict[str, Any], float]] | None:
+        """The top BM25F candidates from the precomputed postings, ranked as
+        Whoosh ranks them (score, then document number); None when a stem
+        is not precomputed."""
+        lists = []
+        for s in pick:
+            p = self._fast_postings(s)
+            if p is None:
+                return None
+            lists.append(p)
+        total: dict[int, float] = {}
+        for p in lists:
+            for d, v in p.items():
+                total[d] = total.get(d, 0.0) + v
+        top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:CANDIDATES]
+        docids = self.fast["docids"]
+        out = []
+        for d, v in top:
+            doc = self.stored(docids[d])
+            if doc is not None:
+                out.append((doc, v))
+        self.last_path = "fast"
+        return out
+
+    def _whoosh_candidates(self, q: ParsedQuery, pick: list[str], fields: dict[str, float],
+                           phrase_stems: list[list[str]]) -> list[tuple[dict[str, Any], float]]:
+        from whoosh import query as wq
+
+        wquery = wq.Or([wq.Term(f, s, boost=b) for s in pick for f, b in fields.items()])
+        required = [wq.And([wq.Or([wq.Term(f, s) for f in ("name", "text")]) for s in ps])
+                    for ps in phrase_stems if ps] if not q.passage else []
+        if required:
+            wquery = wq.And([wquery, *required])
+        flt = self._whoosh_filter(q.filters)
+        hits = self.searcher.search(wquery, limit=CANDIDATES, filter=flt)
+        self.last_path = "whoosh"
+        out = []
+        for h in hits:
+            doc = h.fields()
+            self._docnum.setdefault(doc["id"], h.docnum)
+            if self.fast is not None:
+                doc = self.stored(doc["id"]) or doc
+            out.append((doc, h.score))
+        return out
 
     def _whoosh_filter(self, filters: dict[str, str]):
         if not filters:

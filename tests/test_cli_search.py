@@ -170,3 +170,15 @@ def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
     plain = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search",
                                      "trample planeswalker", "-n", "2"])
     assert "\x1b[" not in plain.output
+
+
+@pytest.mark.parametrize("query", ["trample", "702.19c", "deathtouch trample"])
+def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
+    code = ("import sys\nfrom crsearch.cli import main\n"
+            f"sys.argv = ['crsearch', '--data-dir', {str(indexed_data_dir)!r}, 'search', {query!r}]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'whoosh']\n"
+            "sys.stderr.write(repr(bad)); sys.exit(3 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-300:] + done.stderr
+    assert "702.19" in done.stdout

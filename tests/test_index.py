@@ -190,3 +190,38 @@ def test_a_10kb_query_is_answered(engine):
     assert len(text) > 10_000
     result = engine.search(text, 3)
     assert result.results and result.notes
+
+
+FAST_QUERIES = ["trample", "deathtouch trample", "702.19c", "CR 510.1c-d", "lethal damage",
+                "first strike double strike", "flying reach block", "hexproof from", "APNAP",
+                "deathtuch", "menace blocked by two creatures", "can a tapped creature block",
+                "when does a player lose the game", "ward counter spell", "last known information"]
+
+
+def test_the_fast_path_answers_common_queries_like_whoosh(engine):
+    from crsearch.search import Engine
+
+    slow = Engine(engine.index_dir, fast=False)
+    used_fast = []
+    for text in FAST_QUERIES:
+        a, b = engine.search(text, 10), slow.search(text, 10)
+        if engine.last_path == "fast":
+            used_fast.append(text)
+        assert [h.id for h in a.results] == [h.id for h in b.results], text
+        assert [h.snippet for h in a.results] == [h.snippet for h in b.results], text
+        assert [round(h.score, 6) for h in a.results] == [round(h.score, 6) for h in b.results]
+        assert a.suggestion == b.suggestion
+    assert slow.last_path == "whoosh"
+    # Numbers, keywords, glossary terms and keyword interactions never need Whoosh.
+    assert set(FAST_QUERIES[:11]) <= set(used_fast)
+
+
+def test_queries_the_fast_files_cannot_answer_fall_back_to_whoosh(engine):
+    for text in ['"lethal damage" deathtouch', "kind:glossary lethal damage"]:
+        assert engine.search(text, 5).results
+        assert engine.last_path == "whoosh", text
+
+
+def test_negations_and_synonyms_widen_a_question(engine):
+    assert "509.1a" in ids(engine, "can a tapped creature block", 5)
+    assert "104.3" in ids(engine, "when does a player lose the game", 5)

@@ -138,3 +138,14 @@ def test_undecodable_bytes_never_raise(data):
         parse(text)
     except BadInput:
         pass
+
+
+def test_alternatives_give_negations_and_synonyms():
+    from crsearch.query import alternatives
+
+    vocab = {"tapped", "untapped", "creature", "noncreature"}
+    assert ["untapped"] in alternatives("tapped", vocab)
+    assert ["tapped"] in alternatives("untapped", vocab)
+    assert ["noncreature"] in alternatives("creature", vocab)
+    assert ["put", "into", "graveyard", "battlefield"] in alternatives("dies", vocab)
+    assert alternatives("zzz", vocab) == []
