@@ -45,7 +45,7 @@ def _width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site")
+_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff")
 
 
 class _Group(click.Group):
