@@ -49,27 +49,40 @@ def rule_label(rule: Rule) -> str:
 
 
 def render_lookup(found: Lookup, width: int | None = None) -> str:
-    """The rules of a lookup as a reader would want them on a terminal."""
+    """The rules of a lookup as a reader would want them on a terminal.
+
+    A dim context line (section › chapter › rule) stands above a rule or
+    subrule whenever it is not already shown by what came just before.
+    """
     out: list[str] = []
-    previous_parent: str | None = None
+    chapter: str | None = None  # the chapter whose context is on screen
+    rule: str | None = None  # the rule whose subrules follow
+
+    def context(id: str) -> None:
+        if out:
+            out.append("")
+        out.append(_dim(" › ".join(f"{i}. {t}" if t else i for i, t in found.context(id))))
+
     for item in found.items:
         if isinstance(item, (Section, Chapter)):
             if out:
                 out.append("")
-            ctx = found.context(item.id) if isinstance(item, Chapter) else []
-            if ctx:
-                out.append(_dim(" › ".join(f"{i}. {t}" for i, t in ctx)))
+            if isinstance(item, Chapter):
+                out.append(_dim(" › ".join(f"{i}. {t}" for i, t in found.context(item.id))))
+                chapter, rule = item.id, None
             out.append(click.style(heading_line(item), bold=True))
-            previous_parent = item.id
             continue
-        parent = numbers.parent(item.id)
-        if parent != previous_parent and not (previous_parent and numbers.contains(previous_parent, item.id)):
-            if out:
-                out.append("")
-            ctx = found.context(item.id)
-            out.append(_dim(" › ".join(f"{i}. {t}" if t else i for i, t in ctx)))
         if item.kind == "rule":
-            previous_parent = item.id
+            if item.chapter != chapter:
+                context(item.id)
+            elif out:
+                out.append("")
+            chapter, rule = item.chapter, item.id
+        else:
+            parent = numbers.parent(item.id)
+            if parent != rule:
+                context(item.id)
+                chapter, rule = item.chapter, parent
         indent = "" if item.kind == "rule" else "  "
         body = _wrap(item.text, indent + " " * (len(rule_label(item)) + 1), width)
         first = body[0].lstrip() if body else ""

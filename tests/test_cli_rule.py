@@ -148,3 +148,9 @@ def test_no_color_env_is_respected(latest_data_dir):
     assert "\x1b[" not in r.output
     r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "rule", "702.19c"], color=True)
     assert "\x1b[" in r.output
+
+
+def test_context_line_is_shown_once_for_siblings(run):
+    out = run("rule", "601.2f–h").output
+    assert out.count("601. Casting Spells") == 1
+    assert out.index("601.2f") < out.index("601.2g") < out.index("601.2h")
