@@ -1,0 +1,204 @@
+"""The history of one rule across releases, following it when renumbered.
+
+Built on the pairing in ``diff.py``: each neighbouring pair of releases is
+compared one chapter at a time, and a whole release is loaded only when the
+rule seems to appear or vanish.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from crsearch import numbers
+from crsearch.diff import Change, Segment, _describe, _headings, _rule_data, pair_rules
+from crsearch.errors import BadInput, NotFound
+from crsearch.model import Release, Rule
+
+class HistoryEntry:
+    """One event in a rule's life: first seen, changed, moved, or removed.
+
+    ``id`` is the rule's id from this release on (the old id for removals);
+    ``text`` and ``examples`` are the version in effect from ``date``.
+    """
+
+    __slots__ = (
+        "cosmetic",
+        "date",
+        "event",
+        "examples",
+        "fields",
+        "id",
+        "old_id",
+        "renumbering",
+        "text",
+    )
+
+    def __init__(self, date: str, event: str, id: str, old_id: str | None = None,
+                 text: str | None = None, examples: list[str] | None = None,
+                 fields: dict[str, list[Segment]] | None = None,
+                 cosmetic: bool = False, renumbering: bool = False):
+        self.date, self.event, self.id, self.old_id = date, event, id, old_id
+        self.text, self.examples = text, list(examples or [])
+        self.fields = fields or {}
+        self.cosmetic, self.renumbering = cosmetic, renumbering
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"date": self.date, "event": self.event, "id": self.id, "old_id": self.old_id,
+                "text": self.text, "examples": self.examples,
+                "diff": {k: [list(s) for s in v] for k, v in self.fields.items()},
+                "cosmetic": self.cosmetic, "renumbering": self.renumbering}
+
+    def __repr__(self) -> str:
+        return f"<HistoryEntry {self.date} {self.event} {self.old_id or ''}->{self.id}>"
+
+
+class _Version:
+    """A release as history reads it: one chapter at a time when it is stored."""
+
+    def __init__(self, source: Any):
+        self.source = source
+        self.date: str = source.effective_date
+        self._full: Release | None = source if isinstance(source, Release) else None
+        self._ids: set[str] | None = None
+        self._chapters: dict[str, list[Rule]] = {}
+
+    def ids(self) -> set[str]:
+        if self._ids is None:
+            if self._full is not None:
+                self._ids = {r.id for r in self._full.rules}
+            else:
+                self._ids = set(self.source.meta()["rule_ids"])
+        return self._ids
+
+    def chapter(self, ch: str) -> list[Rule]:
+        if ch not in self._chapters:
+            if self._full is not None:
+                self._chapters[ch] = [r for r in self._full.rules if r.chapter == ch]
+            else:
+                self._chapters[ch] = self.source.chapter_rules(ch)
+        return self._chapters[ch]
+
+    def full(self) -> Release:
+        if self._full is None:
+            self._full = self.source.release()
+        return self._full
+
+
+def _step(old: _Version, new: _Version, id: str,
+          forward: bool) -> tuple[Rule | None, Rule | None, Change | None]:
+    """Pair ``id`` (in ``new`` going back, in ``old`` going forward) across one step.
+
+    Returns (old rule, new rule, change); the change is None when nothing
+    differs.  One chapter is compared first; the whole release only when
+    the rule seems to appear or vanish (it may have moved to another chapter).
+    """
+    ch = id.split(".", 1)[0]
+    for whole in (False, True):
+        if whole:
+            o_rel, n_rel = old.full(), new.full()
+            _, cmap = _headings(o_rel.chapters, n_rel.chapters, "chapter")
+            pairs = pair_rules(o_rel.rules, n_rel.rules, cmap)
+        else:
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+        hit = next(((o, n, s) for o, n, s in pairs
+                    if (o if forward else n) is not None and (o if forward else n).id == id), None)
+        if hit is None or (hit[1] if forward else hit[0]) is None:
+            if not whole:
+                continue
+            return (hit[0], hit[1], None) if hit else (None, None, None)
+        o_rule, n_rule, s = hit
+        if o_rule.id == n_rule.id and (o_rule.text, o_rule.examples) == (n_rule.text, n_rule.examples):
+            return o_rule, n_rule, None
+        idmap = {a.id: b.id for a, b, _ in pairs if a and b and a.id != b.id}
+        op = "moved" if o_rule.id != n_rule.id else "changed"
+        return o_rule, n_rule, _describe(n_rule.kind, op, _rule_data(o_rule), _rule_data(n_rule),
+                                         s, idmap)
+    return None, None, None
+
+
+def rule_history(releases: Any, id: str, at: str | None = None) -> list[HistoryEntry]:
+    """The versions of one rule across releases, oldest first, following moves.
+
+    :param releases: a ``Store``, or a list of ``StoredRelease`` or ``Release``.
+    :param id: a rule or subrule number, as typed.
+    :param at: read ``id`` as numbered in the release in effect on this date
+        (default: the latest release that has it).
+    Raises NotFound (with suggestions) if no release has the rule.
+    """
+    if hasattr(releases, "releases") and callable(releases.releases):
+        releases = releases.releases()
+    versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
+    if not versions:
+        raise NotFound("no releases to read the history from")
+    target = numbers.normalize(id)
+    if numbers.kind(target) not in ("rule", "subrule"):
+        raise BadInput(f"{target} is a {numbers.kind(target)}; history follows one rule "
+                       f"or subrule, such as 702.19 or 702.19c")
+    if at is not None:
+        from crsearch.store import normalize_date
+
+        day = normalize_date(at)
+        upto = [k for k, v in enumerate(versions) if v.date <= day]
+        if not upto:
+            raise NotFound(f"no release was in effect on {day}; the earliest is "
+                           f"{versions[0].date}", [versions[0].date])
+        anchor = upto[-1]
+        if target not in versions[anchor].ids():
+            raise NotFound(f"there is no rule {target} in the {versions[anchor].date} rules",
+                           _suggest(target, versions[anchor].ids()))
+    else:
+        having = [k for k, v in enumerate(versions) if target in v.ids()]
+        if not having:
+            raise NotFound(f"no imported release has a rule {target}",
+                           _suggest(target, versions[-1].ids()))
+        anchor = having[-1]
+    entries: list[HistoryEntry] = []
+    # Backwards from the anchor to the rule's first appearance.
+    current = target
+    first_rule = next(r for r in versions[anchor].chapter(current.split(".")[0]) if r.id == current)
+    k = anchor
+    while k > 0:
+        o_rule, n_rule, change = _step(versions[k - 1], versions[k], current, forward=False)
+        if o_rule is None:
+            break
+        if change is not None:
+            entries.append(_entry(versions[k].date, change, n_rule))  # type: ignore[arg-type]
+        current, first_rule, k = o_rule.id, o_rule, k - 1
+    entries.append(HistoryEntry(versions[k].date, "added" if k > 0 else "present", first_rule.id,
+                                text=first_rule.text, examples=first_rule.examples))
+    entries.reverse()
+    # Forwards from the anchor to the latest release (or the rule's removal).
+    current = target
+    for k in range(anchor + 1, len(versions)):
+        o_rule, n_rule, change = _step(versions[k - 1], versions[k], current, forward=True)
+        if n_rule is None:
+            entries.append(HistoryEntry(versions[k].date, "removed", current))
+            break
+        if change is not None:
+            entries.append(_entry(versions[k].date, change, n_rule))
+        current = n_rule.id
+    return entries
+
+
+def _entry(date: str, change: Change, rule: Rule) -> HistoryEntry:
+    event = "moved" if change.op == "moved" else "changed"
+    return HistoryEntry(date, event, rule.id, change.old_id if change.op == "moved" else None,
+                        rule.text, rule.examples, change.fields, change.cosmetic,
+                        change.renumbering)
+
+
+def _suggest(target: str, ids: set[str], limit: int = 5) -> list[str]:
+    """Existing ids close to a missing one: same parent first, then similar spelling."""
+    parent = numbers.parent(target)
+    near = sorted((i for i in ids if parent and numbers.parent(i) == parent),
+                  key=numbers.sort_key)
+    close = difflib.get_close_matches(target, list(ids), n=limit, cutoff=0.8)
+    out = []
+    for i in close + near:
+        if i not in out:
+            out.append(i)
+    return out[:limit]
+
+
+__all__ = ["HistoryEntry", "rule_history"]
