@@ -98,7 +98,6 @@ class Library:
     def suggestions(self, id: str, limit: int = 5) -> list[str]:
         """Existing ids near a missing one: typo fixes first, then neighbours."""
         out: list[str] = []
-        digits = id.replace(".", "")
         # Transposed or doubled characters ("702.91c" for "702.19c").
         for i in range(len(id) - 1):
             swapped = id[:i] + id[i + 1] + id[i] + id[i + 2:]
@@ -116,7 +115,6 @@ class Library:
         for n in near:
             if n not in out:
                 out.append(n)
-        del digits
         return out[:limit]
 
     def lookup(self, specs: list[str], children: bool = True) -> Lookup:

@@ -131,17 +131,17 @@ class _Parser:
         rel.front_matter.append(self.lines[marks.title])
         head_end = marks.intro if marks.intro is not None else (
             marks.contents if marks.contents is not None else marks.body)
-        for i, line in self.nonblank(marks.title + 1, head_end):
+        for _i, line in self.nonblank(marks.title + 1, head_end):
             rel.front_matter.append(line)
             date = parse_date(line)
             if date and not rel.effective_date:
                 rel.effective_date = date
         if marks.intro is not None:
             end = marks.contents if marks.contents is not None else marks.body
-            for i, line in self.nonblank(marks.intro + 1, end):
+            for _i, line in self.nonblank(marks.intro + 1, end):
                 rel.introduction.append(line)
         if marks.contents is not None:
-            for i, line in self.nonblank(marks.contents + 1, marks.body):
+            for _i, line in self.nonblank(marks.contents + 1, marks.body):
                 rel.contents.append(line)
         body_end = marks.glossary if marks.glossary is not None else n
         self.parse_body(marks.body, body_end)
@@ -149,7 +149,7 @@ class _Parser:
             gloss_end = marks.credits if marks.credits is not None else n
             self.parse_glossary(marks.glossary + 1, gloss_end)
         if marks.credits is not None:
-            for i, line in self.nonblank(marks.credits + 1, n):
+            for _i, line in self.nonblank(marks.credits + 1, n):
                 rel.credits.append(line)
                 date = parse_date(line)
                 if date and not rel.effective_date:
