@@ -8,6 +8,7 @@ the missing id, and reported; it is never dropped.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 
@@ -15,15 +16,23 @@ from crsearch import numbers
 from crsearch.model import Reference, Release
 
 
-_COMMA_TYPO = re.compile(r"(?<=\brule \d{3}),(?=\d)")
+_COMMA_TYPO = re.compile(r"(\brule \d{3}),(?=\d)")
+_DIGIT = re.compile(r"\d")
 
 
-def references_in(text: str, existing: list[str], exists: set[str]) -> list[Reference]:
-    """Every reference printed in ``text``, resolved against ``existing`` ids."""
+def references_in(text: str, existing: list[str], exists: set[str],
+                  keys: list[tuple] | None = None) -> list[Reference]:
+    """Every reference printed in ``text``, resolved against ``existing`` ids.
+
+    ``existing`` is in rule order; ``keys`` (their sort keys) lets ranges
+    look only at the ids between their ends.
+    """
     found: list[Reference] = []
+    if not _DIGIT.search(text):  # most paragraphs cite nothing
+        return found
     # "See rule 419,8" (2003-2004) means 419.8; the swap keeps offsets intact.
     original = text
-    text = _COMMA_TYPO.sub(".", text)
+    text = _COMMA_TYPO.sub(r"\1.", text)
     for start, end, _printed, spans in numbers.find_references(text):
         printed = original[start:end]
         targets: list[str] = []
@@ -33,7 +42,7 @@ def references_in(text: str, existing: list[str], exists: set[str]) -> list[Refe
                 # The common case needs no search through every id.
                 members = [span.start] if span.start in exists else []
             else:
-                members = numbers.expand(span, existing)
+                members = numbers.expand(span, _between(span, existing, keys))
             for endpoint in {span.start, span.end}:
                 if endpoint not in exists:
                     missing.append(endpoint)
@@ -44,11 +53,23 @@ def references_in(text: str, existing: list[str], exists: set[str]) -> list[Refe
     return found
 
 
+def _between(span: numbers.Span, existing: list[str], keys: list[tuple] | None) -> list[str]:
+    if keys is None:
+        return existing
+    try:
+        lo = bisect.bisect_left(keys, numbers.sort_key(span.start))
+        hi = bisect.bisect_right(keys, numbers.sort_key(span.end))
+    except Exception:  # an end numbers cannot order: let expand decide
+        return existing
+    return existing[lo:hi] if lo < hi else existing
+
+
 def resolve(release: Release) -> Release:
     """Fill in ``references`` and ``cited_by`` on every item of ``release``."""
     existing = [s.id for s in release.sections] + [c.id for c in release.chapters] + [
         r.id for r in release.rules]
     existing.sort(key=numbers.sort_key)
+    keys = [numbers.sort_key(i) for i in existing]
     exists = set(existing)
     table = release.by_id()
     for item in table.values():
@@ -58,7 +79,7 @@ def resolve(release: Release) -> Release:
     for cid, item in citers:
         refs: list[Reference] = []
         for text in [item.text, *item.examples]:
-            refs.extend(references_in(text, existing, exists))
+            refs.extend(references_in(text, existing, exists, keys))
         item.references = refs
         for ref in refs:
             for target in ref.targets:

@@ -49,8 +49,11 @@ def default_data_dir() -> Path:
 
 
 def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+    # json.dumps, not json.dump: only the one-shot form uses the C encoder,
+    # which makes writing a release several times faster.
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        f.write(text)
         if sync:
             f.flush()
             os.fsync(f.fileno())
