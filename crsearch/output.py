@@ -24,11 +24,11 @@ def _dim(text: str) -> str:
 
 
 def _wrap(text: str, indent: str, width: int | None) -> list[str]:
-    import textwrap
-
     lines = []
     for para in text.split("\n"):
         if width:
+            import textwrap  # only on a terminal; piped output is not wrapped
+
             lines += textwrap.wrap(para, width=max(30, width - len(indent)),
                                    initial_indent=indent, subsequent_indent=indent) or [indent]
         else:
