@@ -108,6 +108,11 @@ def _letter_reason(letters: str) -> str:
 
 # -- normalising user input -------------------------------------------------
 
+def _show(text: str, limit: int = 40) -> str:
+    """The input as quoted in an error message, cut short if it is long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 def normalize(text: str) -> str:
     """Turn one forgivingly written id into its canonical form.
 
@@ -124,40 +129,40 @@ def normalize(text: str) -> str:
         s = s[:-1].rstrip()
     if not s:
         what = "it has no number" if prefix else "it is empty"
-        raise BadInput(f"{text!r} is not a rule number: {what}")
+        raise BadInput(f"{_show(text)} is not a rule number: {what}")
     m = _LOOSE.fullmatch(s)
     if m is None:
-        raise BadInput(f"{text!r} is not a rule number: {_shape_reason(s)}")
+        raise BadInput(f"{_show(text)} is not a rule number: {_shape_reason(s)}")
     head, rule, letters = m["head"], m["rule"], m["let"]
 
     if len(head) == 1:
         if head == "0":
-            raise BadInput(f"{text!r} is not a rule number: sections run from 1 to 9")
+            raise BadInput(f"{_show(text)} is not a rule number: sections run from 1 to 9")
         if rule is not None or letters:
-            raise BadInput(f"{text!r} is not a rule number: a rule number starts "
+            raise BadInput(f"{_show(text)} is not a rule number: a rule number starts "
                            f"with a three-digit chapter, as in 702.19")
         return head
     if len(head) != 3 or head[0] == "0":
-        raise BadInput(f"{text!r} is not a rule number: chapters have three digits "
+        raise BadInput(f"{_show(text)} is not a rule number: chapters have three digits "
                        f"(100-999) and sections one (1-9)")
     if rule is None:
         if letters:
-            raise BadInput(f"{text!r} is not a rule number: subrule letters follow "
+            raise BadInput(f"{_show(text)} is not a rule number: subrule letters follow "
                            f"a rule number, as in 702.19c")
         return head
     number = rule.lstrip("0")  # "702.019" -> "702.19"
     if not number:
-        raise BadInput(f"{text!r} is not a rule number: rule numbers start at 1")
+        raise BadInput(f"{_show(text)} is not a rule number: rule numbers start at 1")
     if len(number) > MAX_RULE_DIGITS:
-        raise BadInput(f"{text!r} is not a rule number: rule numbers have at most "
+        raise BadInput(f"{_show(text)} is not a rule number: rule numbers have at most "
                        f"{MAX_RULE_DIGITS} digits")
     if not letters:
         return f"{head}.{number}"
     letters = letters.lower()
     if any(c not in _LETTER_POS for c in letters):
-        raise BadInput(f"{text!r} is not a rule number: {_letter_reason(letters)}")
+        raise BadInput(f"{_show(text)} is not a rule number: {_letter_reason(letters)}")
     if len(letters) > MAX_LETTERS:
-        raise BadInput(f"{text!r} is not a rule number: subrules have at most "
+        raise BadInput(f"{_show(text)} is not a rule number: subrules have at most "
                        f"{MAX_LETTERS} letters")
     return f"{head}.{number}{letters}"
 

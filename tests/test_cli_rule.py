@@ -154,3 +154,10 @@ def test_context_line_is_shown_once_for_siblings(run):
     out = run("rule", "601.2f–h").output
     assert out.count("601. Casting Spells") == 1
     assert out.index("601.2f") < out.index("601.2g") < out.index("601.2h")
+
+
+@pytest.mark.parametrize("junk", ["7" * 5000, "\x01\x02", "ü", "   "])
+def test_junk_rule_numbers_get_a_short_clear_error(run, junk):
+    r = run("rule", junk)
+    assert r.exit_code == 2 and r.output.startswith("Error:")
+    assert len(r.output) < 200 and "Traceback" not in r.output
