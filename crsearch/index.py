@@ -71,8 +71,39 @@ def norm_title(text: str) -> str:
     return " ".join(words(text))
 
 
+def load_whoosh() -> None:
+    """Import Whoosh without the 60 ms it spends on ``urllib.request``.
+
+    ``whoosh.compat`` runs ``from urllib.request import urlretrieve`` at import
+    time, which pulls in http.client, email and ssl, for a helper crsearch
+    never calls.  While Whoosh is first imported a stand-in module provides
+    ``urlretrieve`` (which imports the real one if it is ever called); the
+    stand-in is removed at once, so later imports get the real module.
+    """
+    import sys
+
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return
+    import types
+
+    def urlretrieve(*args, **kwargs):  # pragma: no cover - Whoosh never calls it for us
+        import importlib
+
+        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+    stand_in = types.ModuleType("urllib.request")
+    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stand_in
+    try:
+        import whoosh.compat  # noqa: F401
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
+
+
 def analyzer():
     """Tokenizer + case/quote folding + stop words + Porter stemming."""
+    load_whoosh()
     from whoosh.analysis import (
         CharsetFilter,
         LowercaseFilter,
@@ -228,6 +259,7 @@ def build_index(release: Release, path: Path) -> None:
     ``path`` must not exist or be empty; the caller (``store.save`` or
     ``store.replace_index``) makes the result visible atomically.
     """
+    load_whoosh()
     from whoosh import index as windex
 
     path = Path(path)
@@ -339,6 +371,7 @@ class IndexMissing(StoreError):
 def open_index(path: Path):
     """Open the Whoosh index and its terms; raise IndexMissing with the fix."""
     terms = open_terms(path)
+    load_whoosh()
     try:
         from whoosh import index as windex
 

@@ -38,6 +38,7 @@ from crsearch.index import (
     INDEX_FORMAT,
     STOP_WORDS,
     fold,
+    load_whoosh,
     norm_title,
     open_index,
     open_terms,
@@ -154,6 +155,7 @@ class Engine:
     def searcher(self):
         """The Whoosh searcher, opened on first use."""
         if self._searcher is None:
+            load_whoosh()
             from whoosh import scoring
 
             self._ix, _ = open_index(self.index_dir)

@@ -225,3 +225,19 @@ def test_queries_the_fast_files_cannot_answer_fall_back_to_whoosh(engine):
 def test_negations_and_synonyms_widen_a_question(engine):
     assert "509.1a" in ids(engine, "can a tapped creature block", 5)
     assert "104.3" in ids(engine, "when does a player lose the game", 5)
+
+
+def test_whoosh_loads_without_urllib_request_and_leaves_the_real_one_importable():
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from crsearch.index import load_whoosh\n"
+            "load_whoosh()\n"
+            "import whoosh.index, whoosh.searching\n"
+            "assert 'urllib.request' not in sys.modules\n"
+            "import urllib.request\n"
+            "assert hasattr(urllib.request, 'urlopen')\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
