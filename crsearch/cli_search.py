@@ -147,7 +147,9 @@ def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
         cli.emit_json(item_json(entry, release.effective_date))
         return
     import re
-    import textwrap
+
+    from crsearch.output import wrap
+    from crsearch.refs import cited_ids
 
     width = cli._width()
     lines: list[str] = []
@@ -157,10 +159,8 @@ def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
         if lines:
             lines.append("")
         lines.append(click.style(entry.heading, bold=True))
-        for para in entry.text.split("\n"):
-            lines += textwrap.wrap(para, width=max(30, (width or 80) - 2), initial_indent="  ",
-                                   subsequent_indent="  ") if width else ["  " + para]
-        targets = [t for ref in entry.references for t in ref.targets]
+        lines += wrap(entry.text, "  ", width)
+        targets = cited_ids(entry)
         if targets:
             lines.append(click.style(f"  rules: {', '.join(targets)}", fg="cyan"))
         # "APNAP Order: See Active Player, Nonactive Player Order." shows both.

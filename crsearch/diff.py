@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from math import ceil
 from typing import Any
 
@@ -323,8 +323,7 @@ class _Item:
 
 
 def _pair(old: list[_Item], new: list[_Item], group_map: dict[str, str],
-          sibling_kinds: Sequence[str] = ("rule", "subrule"),
-          parent_of: Callable[[_Item], str | None] | None = None) -> list[tuple[_Item | None, _Item | None, float]]:
+          sibling_kinds: Sequence[str] = ("rule", "subrule")) -> list[tuple[_Item | None, _Item | None, float]]:
     """Pair old and new items; unpaired ones come back with ``None`` opposite.
 
     ``group_map`` maps an old group (chapter or parent id) to the new one;

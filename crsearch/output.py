@@ -23,7 +23,8 @@ def _dim(text: str) -> str:
     return click.style(text, dim=True)
 
 
-def _wrap(text: str, indent: str, width: int | None) -> list[str]:
+def wrap(text: str, indent: str, width: int | None) -> list[str]:
+    """Paragraphs indented, and wrapped to ``width`` when on a terminal."""
     lines = []
     for para in text.split("\n"):
         if width:
@@ -84,12 +85,12 @@ def render_lookup(found: Lookup, width: int | None = None) -> str:
                 context(item.id)
                 chapter, rule = item.chapter, parent
         indent = "" if item.kind == "rule" else "  "
-        body = _wrap(item.text, indent + " " * (len(rule_label(item)) + 1), width)
+        body = wrap(item.text, indent + " " * (len(rule_label(item)) + 1), width)
         first = body[0].lstrip() if body else ""
         out.append(f"{indent}{_id(rule_label(item))} {first}")
         out += body[1:]
         for ex in item.examples:
-            ex_lines = _wrap("Example: " + ex, indent + "    ", width)
+            ex_lines = wrap("Example: " + ex, indent + "    ", width)
             out += [click.style(line, italic=True) for line in ex_lines]
         if item.cited_by:
             out.append(_dim(f"{indent}    cited by: {', '.join(item.cited_by[:12])}"

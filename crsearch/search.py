@@ -140,7 +140,6 @@ class Engine:
         for g in self.terms["glossary"]:
             for name in g["names"]:
                 self.glossary.setdefault(name, g)
-        self.glossary_by_id = {g["id"]: g for g in self.terms["glossary"]}
         self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
         self._stem = None
         self._stem_cache: dict[str, str] = dict(self.fast["stems"]) if self.fast else {}
