@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from crsearch import numbers
 from crsearch.errors import StoreError
 from crsearch.model import GLOSSARY_PREFIX, Chapter, Release, Rule, Section
+from crsearch.text import FOLD, STOP_WORDS, fold, norm_title, words  # noqa: F401 (re-exported)
 
 TERMS = "terms.json"
 #: What the Whoosh-free fast path reads (see ``write_fast``).
@@ -39,37 +39,6 @@ COMMON = 0.15
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
 INDEX_FORMAT = 1
-
-# Curly quotes, primes and dashes folded to ASCII, so "can't" finds "can’t".
-_FOLD = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-    "\u2015": "-", "\u2212": "-", "\u00a0": " ",
-})
-#: Words as the index and the query side see them: letters and digits, with
-#: inner apostrophes kept ("can't", "creature's").
-WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-#: Small stop list: "can", "not", "each", "all" matter to rules questions.
-STOP_WORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "was", "which", "with"])
-
-
-def fold(text: str) -> str:
-    """Case-fold and fold quotes, dashes and accents the way the index does."""
-    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
-    return text.casefold()
-
-
-def words(text: str) -> list[str]:
-    """The folded words of ``text`` (no stemming, stop words kept)."""
-    return WORD.findall(fold(text))
-
-
-def norm_title(text: str) -> str:
-    """A title or typed term reduced to its words: 'Trample,' -> 'trample'."""
-    return " ".join(words(text))
-
 
 def load_whoosh() -> None:
     """Import Whoosh without the 60 ms it spends on ``urllib.request``.
@@ -114,7 +83,7 @@ def analyzer():
 
     # A plain dict (not a local class) so that the schema can be pickled.
     return (RegexTokenizer(r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*") | LowercaseFilter()
-            | CharsetFilter(dict(_FOLD))
+            | CharsetFilter(dict(FOLD))
             | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=100000))
 
 

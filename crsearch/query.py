@@ -9,8 +9,8 @@ whose rule numbers were lost ("See rule , “Combat Damage Step.”").
 AND/OR/NOT, control characters, undecodable bytes, 10 KB pastes): it only
 raises ``BadInput`` for an empty query or a filter with an impossible value.
 
-Standard library only; the index's folding rules come from ``index.fold``
-(which does not import Whoosh at load time).
+Standard library only; folding comes from ``text`` and the judges' wording
+from ``vocab``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from crsearch import numbers
 from crsearch.errors import BadInput
-from crsearch.index import STOP_WORDS, fold, words
+from crsearch.text import STOP_WORDS, fold, words
+from crsearch.vocab import JARGON, QUESTION_WORDS, SYNONYMS
 
 #: Longer queries are cut at a word boundary: a pasted page says all it has
 #: to say in its first couple of thousand characters.
@@ -30,44 +31,6 @@ MAX_QUERY_CHARS = 2000
 #: At most this many distinct words go into the full-text query.
 MAX_TERMS = 40
 KINDS = ("rule", "subrule", "chapter", "section", "glossary")
-#: Judges' shorthand the rules never spell out, expanded before searching.
-JARGON = {
-    "lki": "last known information",
-    "sba": "state-based actions",
-    "sbas": "state-based actions",
-    "etb": "enters",
-    "etbs": "enters",
-    "ltb": "leaves the battlefield",
-    "cmc": "mana value",
-    "mv": "mana value",
-    "pt": "power toughness",
-    "edh": "commander",
-    "2hg": "two-headed giant",
-    "apnap": "apnap order",
-    "cda": "characteristic-defining ability",
-    "ftk": "first strike",
-}
-#: Plain words a judge types for what the rules say another way.  Each adds
-#: alternative wordings (all of whose words a rule must have) to the query
-#: word; they widen the search, they never replace what was typed.
-SYNONYMS = {
-    "die": ["put into a graveyard from the battlefield"],
-    "dies": ["put into a graveyard from the battlefield"],
-    "died": ["put into a graveyard from the battlefield"],
-    "dying": ["put into a graveyard from the battlefield"],
-    "empty": ["no cards"],
-    "kill": ["destroy"],
-    "killed": ["destroyed"],
-    "lose": ["loses"],
-    "first": ["active player"],
-    "simultaneously": ["same time"],
-    "flip": ["transform"],
-    "bounce": ["return to its owner's hand"],
-    "mill": ["put from library into graveyard"],
-    "summon": ["cast"],
-}
-
-
 def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]:
     """Other wordings of ``word``: its negation or positive form as the rules
     spell it ("tapped" <-> "untapped", "creature" <-> "noncreature") and the
@@ -83,9 +46,6 @@ def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]
     return out
 
 
-#: Words that make a question a question; they find nothing in the rules.
-QUESTION_WORDS = frozenset(
-    ["what", "whats", "when", "where", "which", "who", "whom", "why", "how", "does", "do", "did", "can", "could", "should", "would", "happens", "happen", "happened", "many", "much", "i", "my", "me", "we", "you", "your", "yours", "it", "its", "there"])
 FILTER_FIELDS = ("section", "chapter", "kind")
 
 _FILTER = re.compile(r"(?<![\w:])(?P<field>[A-Za-z]+):(?P<value>[^\s\"“”()]*)")

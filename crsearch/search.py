@@ -36,18 +36,16 @@ from crsearch.index import (
     FAST_POSTINGS,
     FIELD_BOOSTS,
     INDEX_FORMAT,
-    STOP_WORDS,
-    fold,
     load_whoosh,
-    norm_title,
     open_index,
     open_terms,
     read_block,
     shard_of,
-    words,
 )
+from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.model import GLOSSARY_PREFIX
-from crsearch.query import QUESTION_WORDS, ParsedQuery, alternatives, correct, parse
+from crsearch.query import ParsedQuery, alternatives, correct, parse
+from crsearch.vocab import QUESTION_WORDS
 
 #: How many BM25 candidates are re-ranked.
 CANDIDATES = 30

@@ -122,7 +122,7 @@ def test_filters_restrict_the_results(engine):
 
 
 def test_a_quoted_phrase_must_appear(engine):
-    from crsearch.index import fold
+    from crsearch.text import fold
 
     hits = engine.search('"maximum hand size" vanguard', 10).results
     assert hits
