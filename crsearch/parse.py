@@ -45,6 +45,9 @@ _LOST_NUMBER = re.compile(r"^(\d{3})\.([a-z])\s+(.*)$")
 _EXAMPLE = re.compile(r"^Examples?:\s*(.*)$")
 _SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
+# "Ability1. Text on an object..." (2021-06-18): a term glued to its first
+# numbered sense, with no line break between them.
+_GLUED_TERM = re.compile(r"^(\S.*?[A-Za-z)])(1\.\s+\S.*)$")
 
 
 def _clean(line: str) -> str:
@@ -315,6 +318,16 @@ class _Parser:
         entries = self.release.glossary
         for block in blocks:
             first = self.lines[block[0]]
+            glued = _glued_term(first, self.lines[block[1]] if len(block) > 1 else "")
+            if glued:
+                term, sense = glued
+                self.anomaly("glued-glossary-term", block[0],
+                             f"the term “{term}” is printed on the line of its first sense; "
+                             "read as a term followed by “1.”")
+                entry = self._new_entry(term, block[0])
+                self._add_line(entry, block[0], sense)
+                self._add_definition(entry, block[1:])
+                continue
             if entries and (not _is_term(first) or len(block) == 1 and _is_definition(first)):
                 # A paragraph separated from its entry by a blank line.
                 self._add_definition(entries[-1], block)
@@ -323,28 +336,33 @@ class _Parser:
                 for i in block:
                     self.unplaced(i)
                 continue
-            heading = first
-            term = _OBSOLETE.sub("", heading).strip()
-            entry = GlossaryEntry(term=term, heading=heading, text="",
-                                  obsolete=term != heading, line=block[0] + 1)
-            entries.append(entry)
+            entry = self._new_entry(first, block[0])
             self._add_definition(entry, block[1:])
         known = {e.term.lower() for e in entries}
         for e in entries:
             e.aliases = _aliases(e.term, known)
 
+    def _new_entry(self, heading: str, i: int) -> GlossaryEntry:
+        term = _OBSOLETE.sub("", heading).strip()
+        entry = GlossaryEntry(term=term, heading=heading, text="",
+                              obsolete=term != heading, line=i + 1)
+        self.release.glossary.append(entry)
+        return entry
+
     def _add_definition(self, entry: GlossaryEntry, idx: list[int]) -> None:
         for i in idx:
-            line = self.lines[i]
-            m = _EXAMPLE.match(line)
-            if m:
-                entry.examples.append(m.group(1).strip())
-                continue
-            s = _SENSE.match(line)
-            if s and (int(s.group(1)) == len(entry.senses) + 1):
-                entry.senses.append(s.group(2).strip())
-            sep = " " if self.wrapped and self.raw[i][:1] not in (" ", "\t") else "\n"
-            entry.text = (entry.text + sep + line) if entry.text else line
+            self._add_line(entry, i, self.lines[i])
+
+    def _add_line(self, entry: GlossaryEntry, i: int, line: str) -> None:
+        m = _EXAMPLE.match(line)
+        if m:
+            entry.examples.append(m.group(1).strip())
+            return
+        s = _SENSE.match(line)
+        if s and (int(s.group(1)) == len(entry.senses) + 1):
+            entry.senses.append(s.group(2).strip())
+        sep = " " if self.wrapped and self.raw[i][:1] not in (" ", "\t") else "\n"
+        entry.text = (entry.text + sep + line) if entry.text else line
 
 
 _WRAP_WORDS = {"rule", "rules", "see", "and", "or", "section", "to", "in", "of", "under"}
@@ -375,6 +393,18 @@ def _is_term(line: str) -> bool:
     if len(line) > 80 or _SENSE.match(line) or _EXAMPLE.match(line):
         return False
     return not line.endswith((".", ":", ";")) or line.endswith(("etc.", "(Obsolete)"))
+
+
+def _glued_term(line: str, second: str) -> tuple[str, str] | None:
+    """``(term, "1. sense")`` for a term glued to its first sense, else None.
+
+    Only when the next line is sense "2.", so an ordinary definition that
+    happens to hold "...1. " is never cut.
+    """
+    m = _GLUED_TERM.match(line)
+    if not m or not second.startswith("2. ") or not _is_term(m.group(1)):
+        return None
+    return m.group(1), m.group(2)
 
 
 def _is_definition(line: str) -> bool:
