@@ -18,6 +18,7 @@ import click
 
 from crsearch import __version__
 from crsearch.errors import CRSearchError, NotFound
+from crsearch.terminal import printable
 
 
 def _color() -> bool | None:
@@ -29,6 +30,7 @@ def _color() -> bool | None:
 def emit(text: str, *, page: bool = True) -> None:
     """Print text; page it on a terminal when it is longer than the screen."""
     color = _color()
+    text = printable(text, newlines=True, styles=True)
     if page and sys.stdout.isatty() and text.count("\n") + 1 > shutil.get_terminal_size().lines:
         if color is False:
             text = click.unstyle(text)
@@ -38,7 +40,7 @@ def emit(text: str, *, page: bool = True) -> None:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2), json=True))
 
 
 def _width() -> int | None:
@@ -80,18 +82,67 @@ class _Group(click.Group):
         self._load_extensions()
         return super().list_commands(ctx)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, self._hoist_global_options(ctx, args))
+
+    def _hoist_global_options(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Move ``--release``/``--data-dir`` written after the command in front of it.
+
+        ``crsearch rule 702.19 --release 2019-01-01`` then means
+        ``crsearch --release 2019-01-01 rule 702.19``, for every command
+        that has no option of that name itself.
+        """
+        i = 0
+        while i < len(args) and args[i].startswith("-") and args[i] != "--":
+            i += 2 if args[i] in _GLOBAL_OPTIONS else 1
+        if i >= len(args) or args[i] == "--":
+            return args
+        command = self.get_command(ctx, args[i])
+        if command is None:
+            return args
+        own = _option_names(command)
+        front: list[str] = []
+        rest: list[str] = []
+        j = i + 1
+        while j < len(args):
+            name = args[j].split("=", 1)[0]
+            if args[j] == "--":
+                rest += args[j:]
+                break
+            if name in _GLOBAL_OPTIONS and name not in own:
+                width = 1 if "=" in args[j] else 2
+                if j + width > len(args):
+                    raise click.UsageError(f"Option '{name}' requires an argument.", ctx)
+                front += args[j:j + width]
+                j += width
+                continue
+            rest.append(args[j])
+            j += 1
+        return args[:i] + front + [args[i]] + rest
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:
+            e.message = printable(e.message)  # a hostile --data-dir or option name
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except NotFound as e:
-            msg = f"Error: {e}"
+            msg = f"Error: {printable(str(e))}"
             if e.suggestions:
-                msg += f"\nDid you mean: {', '.join(e.suggestions)}?"
+                msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
             click.echo(msg, err=True)
             ctx.exit(1)
         except CRSearchError as e:
-            click.echo(f"Error: {e}", err=True)
+            click.echo(f"Error: {printable(str(e))}", err=True)
             ctx.exit(e.exit_code)
+        except click.ClickException as e:
+            e.message = printable(e.message)  # usage errors quote what was typed
+            raise
         except KeyboardInterrupt:
             click.echo("Interrupted; stored data is unchanged.", err=True)
             ctx.exit(130)
@@ -99,6 +150,17 @@ class _Group(click.Group):
             # `crsearch export --json | head`: the reader left; not an error.
             sys.stderr.close()
             ctx.exit(0)
+
+
+_GLOBAL_OPTIONS = ("--data-dir", "--release")
+
+
+def _option_names(command: click.Command) -> set[str]:
+    """Every option name of a command and, for a group, of its subcommands."""
+    names = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+    for sub in getattr(command, "commands", {}).values():
+        names |= _option_names(sub)
+    return names
 
 
 class State:
@@ -169,7 +231,7 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
 
     def step(n: int, total: int, name: str) -> None:
         if many:
-            click.echo(f"\r[{n}/{total}] {name}", err=True, nl=False)
+            click.echo(f"\r[{n}/{total}] {printable(name)}", err=True, nl=False)
 
     if jobs is None:
         jobs = min(os.cpu_count() or 1, len(srcs))
@@ -180,16 +242,17 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
     failed = 0
     for r in results:
         for w in r.warnings:
-            click.echo(f"Warning: {r.name}: {w}", err=True)
+            click.echo(printable(f"Warning: {r.name}: {w}"), err=True)
         if r.error:
             failed += 1
-            click.echo(f"Error: {r.name}: {r.error}", err=True)
+            click.echo(printable(f"Error: {r.name}: {r.error}"), err=True)
         elif not many and r.release is not None:
             c = r.release.counts()
-            click.echo(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
-                       f"{c['subrules']} subrules, {c['glossary']} glossary entries.")
+            click.echo(printable(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
+                                 f"{c['subrules']} subrules, {c['glossary']} glossary entries."))
     if many:
-        click.echo(f"Imported {len(results) - failed} of {len(results)} releases into {store.root}.")
+        click.echo(printable(f"Imported {len(results) - failed} of {len(results)} releases "
+                             f"into {store.root}."))
     if failed:
         raise SystemExit(2)
 
@@ -237,8 +300,10 @@ def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -
         crsearch rule 702.2 --no-children --json
     """
     from crsearch.lookup import Library
+    from crsearch.numbers import join_words
 
-    found = Library(state.stored()).lookup(list(ids), children=not no_children)
+    # `crsearch rule CR 702.19 c` arrives as three words but names one rule.
+    found = Library(state.stored()).lookup(join_words(ids), children=not no_children)
     if as_json:
         from crsearch.output import item_json
 
@@ -354,7 +419,8 @@ def export(state: State, as_json: bool) -> None:
         crsearch export --json > cr.json
     """
     stored = state.stored()
-    sys.stdout.write(stored.path.joinpath("release.json").read_text(encoding="utf-8"))
+    sys.stdout.write(printable(stored.path.joinpath("release.json").read_text(encoding="utf-8"),
+                               json=True))
     sys.stdout.write("\n")
 
 

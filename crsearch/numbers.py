@@ -568,3 +568,38 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
         start = h.start() if h["kw"] is not None else h.end()
         found.append((start, stop, text[start:stop], spans))
         pos = stop
+
+
+# -- command-line words ----------------------------------------------------------
+
+_LEAD_WORD = re.compile(r"(?:cr|rules?|sections?|§)", re.IGNORECASE)
+_RANGE_WORD = re.compile(f"(?:[{_DASHES}]|to|through)", re.IGNORECASE)
+_LONE_LETTERS = re.compile(r"[a-zA-Z]{1,2}")
+
+
+def join_words(words: Iterable[str]) -> list[str]:
+    """Group a shell's words into rule specs: ``702.19 c`` and ``CR 702.19c`` are one.
+
+    A lone "CR", "rule", "section" or "§" joins the word after it, a lone
+    letter joins the number before it, and a lone dash or "to" joins both
+    neighbours; everything else starts a new spec, so ``510.1c 119.7`` stays
+    two.
+    """
+    out: list[str] = []
+    glue_next = False
+    for word in words:
+        if not word.strip():
+            out.append(word)  # left for parse_spec to reject, with its reason
+            glue_next = False
+            continue
+        word = word.strip()
+        joins_prev = bool(out) and not glue_next and (
+            (_LONE_LETTERS.fullmatch(word) and not _LEAD_WORD.fullmatch(word)
+             and out[-1][-1:].isdigit())
+            or _RANGE_WORD.fullmatch(word) is not None)
+        if out and (glue_next or joins_prev):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        glue_next = bool(_LEAD_WORD.fullmatch(word) or _RANGE_WORD.fullmatch(word))
+    return out

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from crsearch.errors import NotACR
 from crsearch.model import (
-    Anomaly, Chapter, GlossaryEntry, Release, Rule, Section, SourceInfo,
+    Anomaly, Chapter, GlossaryEntry, Reference, Release, Rule, Section, SourceInfo,
 )
 
 _MONTHS = {m: i for i, m in enumerate(
@@ -440,12 +441,62 @@ def parse_bytes(data: bytes, name: str = "") -> Release:
 
     from crsearch.decode import decode
 
+    from crsearch.terminal import printable
+
     decoded = decode(data)
-    source = SourceInfo(name=name, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+    # The name can come from a server (a redirect target) or a hostile file
+    # name; it is shown by `report` and the site, so it is kept printable.
+    source = SourceInfo(name=printable(name), sha256=hashlib.sha256(data).hexdigest(), size=len(data),
                         encoding=decoded.encoding, bom=decoded.bom,
                         line_endings=decoded.line_endings)
     release = parse_lines(decoded.lines, source)
     for repair in decoded.repairs:
         release.anomalies.append(Anomaly("encoding-repair", 0, repair,
                                          "a letter in another code page inside a Windows-1252 text"))
+    for i, found in decoded.controls:
+        release.anomalies.append(Anomaly("control-characters", i + 1, _clean(decoded.lines[i]),
+                                         f"removed control or format characters: {found}"))
+    return release
+
+
+def scrub(release: Release) -> Release:
+    """Remove control and format characters from every text of a release.
+
+    For releases read from HTML (a site folder), which never pass through
+    :func:`crsearch.decode.decode`; each cleaned item is reported as a
+    ``control-characters`` anomaly.
+    """
+    from crsearch.terminal import describe, strip_controls
+
+    def clean(value: Any, found: list[str]) -> Any:
+        if isinstance(value, str):
+            cleaned, removed = strip_controls(value)
+            if removed:
+                found.append(describe(value))
+            return cleaned
+        if isinstance(value, list):
+            return [clean(v, found) for v in value]
+        if isinstance(value, tuple):
+            return tuple(clean(v, found) for v in value)
+        if isinstance(value, Reference):
+            value.text = clean(value.text, found)
+        return value
+
+    top: list[str] = []
+    for name in ("effective_date", "title", "front_matter", "introduction", "contents",
+                 "credits", "unplaced"):
+        setattr(release, name, clean(getattr(release, name), top))
+    if top:
+        release.anomalies.append(Anomaly("control-characters", 0, release.title,
+                                         f"removed control or format characters: {', '.join(top)}"))
+    for item in [*release.sections, *release.chapters, *release.rules, *release.glossary]:
+        found: list[str] = []
+        for name in item.__slots__:
+            if name not in ("line", "obsolete", "kind", "cited_by"):
+                setattr(item, name, clean(getattr(item, name), found))
+        if found:
+            label = getattr(item, "term", None) or item.id
+            release.anomalies.append(Anomaly("control-characters", item.line, label,
+                                             f"removed control or format characters: {', '.join(found)}"))
+    release.invalidate()
     return release

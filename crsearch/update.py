@@ -41,8 +41,9 @@ def release_from_bytes(data: bytes, name: str = "") -> Release:
 def release_from_site(folder: str | Path) -> Release:
     """Read a built crsearch site (or another hyperlinked CR) back into a Release."""
     from crsearch import htmlread, refs
+    from crsearch.parse import scrub
 
-    release = htmlread.read_site(Path(folder))
+    release = scrub(htmlread.read_site(Path(folder)))
     return refs.resolve(release)
 
 
