@@ -55,8 +55,16 @@ def test_url_for_gives_relative_urls_for_every_kind_of_id(urls):
         urls.url_for("702.999")
 
 
-def test_url_for_module_function_matches_the_class(latest_release, urls):
-    assert site.url_for("510.1c", latest_release) == urls.url_for("510.1c")
+def test_url_for_module_function_points_at_real_anchors(latest_release, latest_site):
+    expected = {"510.1c": "510.html#510.1c", "7": "index.html#7", "702": "702.html",
+                "glossary:Trample": "glossary.html#g-trample"}
+    for id, url in expected.items():
+        assert site.url_for(id, latest_release) == url
+        page, _, anchor = url.partition("#")
+        soup = BeautifulSoup((latest_site / page).read_text(encoding="utf-8"), "html.parser")
+        assert not anchor or soup.find(id=anchor) is not None, url
+    with pytest.raises(KeyError):
+        site.url_for("510.99z", latest_release)
 
 
 # -- pages and anchors ----------------------------------------------------------------
@@ -359,12 +367,11 @@ def test_serve_binds_to_loopback_only(latest_site):
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         with urllib.request.urlopen(base + "702.html") as resp:
             assert resp.status == 200
-        try:
+        with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(base + "nope.html")
-        except urllib.error.HTTPError as e:
-            assert e.code == 404
-            assert b"Not found" in e.read()
-            e.close()
+        assert info.value.code == 404
+        assert b"Not found" in info.value.read()
+        info.value.close()
     finally:
         server.shutdown()
         server.server_close()
