@@ -106,13 +106,15 @@ def decode(data: bytes) -> Decoded:
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
     controls = []
-    for i, line in enumerate(lines):
-        # No release holds any, but a crafted one could clear the screen or
-        # forge lines when printed: remove them here, once, and say where.
-        cleaned, removed = strip_controls(line)
-        if removed:
-            controls.append((i, describe(line)))
-            lines[i] = cleaned
+    # No release holds any, but a crafted one could clear the screen or forge
+    # lines when printed: remove them here, once, and say where.  (One pass
+    # over the whole text first: lines are only visited when there are some.)
+    if strip_controls("\n".join(lines))[1]:
+        for i, line in enumerate(lines):
+            cleaned, removed = strip_controls(line)
+            if removed:
+                controls.append((i, describe(line)))
+                lines[i] = cleaned
     return Decoded(lines, encoding, bom, endings, repairs, controls)
 
 

@@ -18,10 +18,11 @@ import re
 # characters, soft hyphen, stray byte-order marks, tag characters.  Spelled
 # out rather than computed, so importing this module costs nothing.
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
-_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
-           "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
-           "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-           "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+_FORMAT_BMP = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+               "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb")
+_FORMAT_ASTRAL = ("\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+                  "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+_FORMAT = _FORMAT_BMP + _FORMAT_ASTRAL
 _REMOVE = re.compile(
     # whole escape sequences first, so no "[2J" is left behind: CSI (ESC [ or
     # C1 0x9B), OSC/DCS/APC/PM strings up to BEL, ST or the end of the line,
@@ -31,6 +32,10 @@ _REMOVE = re.compile(
     "|\x1b[ -/]*[0-~]"
     f"|[{_CONTROLS}{_FORMAT}]")
 _CHAR = re.compile(f"[{_CONTROLS}{_FORMAT}]")
+# A class with astral ranges makes re four times slower on a whole release,
+# so the quick test looks at the astral ones only when the text has any.
+_CHAR_BMP = re.compile(f"[{_CONTROLS}{_FORMAT_BMP}]")
+_CHAR_ASTRAL = re.compile(f"[{_FORMAT_ASTRAL}]")
 # What printable() escapes: the above, plus line feed and the Unicode line
 # and paragraph separators, which some terminals and viewers break lines at.
 _UNSAFE = re.compile(f"[\n{_CONTROLS}{_FORMAT}\u2028\u2029]")
@@ -46,10 +51,18 @@ def strip_controls(text: str) -> tuple[str, int]:
     Tab and line feed are kept: the parser reads a leading tab as indentation
     and a rule's paragraphs are separated by line feeds.
     """
-    if not _CHAR.search(text):
+    if not _has_controls(text):
         return text, 0
     cleaned = _REMOVE.sub("", text)
     return cleaned, len(text) - len(cleaned)
+
+
+def _has_controls(text: str) -> bool:
+    if _CHAR_BMP.search(text):
+        return True
+    # Astral characters are surrogate pairs in UTF-16: a cheap "are there any?".
+    wide = len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+    return wide and _CHAR_ASTRAL.search(text) is not None
 
 
 def describe(text: str) -> str:
