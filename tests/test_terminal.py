@@ -216,3 +216,43 @@ def test_error_messages_escape_what_they_quote(tmp_path, mini_data_dir):
         assert r.exit_code == 0, r.output
         assert CLEAR not in r.output and TITLE not in r.output and "Altered" in r.output
         assert "\x1b[2m" in r.output or "--json" in args  # click's own styles stay
+
+
+def test_a_server_chosen_file_name_cannot_forge_a_line(tmp_path, mini_bytes):
+    import http.server
+    import threading
+
+    target = "/x%1b[2J%1b]0;owned%07%0aError: fake line.txt"
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/latest.txt":
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(mini_bytes)))
+            self.end_headers()
+            self.wfile.write(mini_bytes)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/latest.txt"
+        data = str(tmp_path / "data")
+        r = _run("--data-dir", data, "update", "--from", url, "--no-index")
+        assert r.exit_code == 0, r.output
+        for args in (["update", "--from", url, "--no-index"], ["report"], ["report", "--json"],
+                     ["releases"], ["releases", "--json"]):
+            r = _run("--data-dir", data, *args)
+            assert "\x1b" not in r.output, args
+            assert not any(line.startswith("Error: fake") for line in r.output.splitlines()), args
+        assert "x\\x1b[2J\\x1b]0;owned\\x07\\nError: fake line.txt" in _run("--data-dir", data, "report").output
+    finally:
+        server.shutdown()
+        server.server_close()
