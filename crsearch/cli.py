@@ -112,6 +112,8 @@ class _Group(click.Group):
             if name in _GLOBAL_OPTIONS and name not in own:
                 width = 1 if "=" in args[j] else 2
                 if j + width > len(args):
+                    if ctx.resilient_parsing:  # shell completion of the value
+                        return args
                     raise click.UsageError(f"Option '{name}' requires an argument.", ctx)
                 front += args[j:j + width]
                 j += width
