@@ -58,7 +58,7 @@ def test_readme_opens_with_install_and_test_commands_in_a_venv():
     # and use a venv before pip, and the second must run inside it.
     assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && ")
     assert "crsearch update --from ../shared/cr/archive/" in install and "crsearch rule" in install
-    assert test.startswith(". .venv/bin/activate && pip install -e \".[test]\"")
+    assert test.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test]\"")
     assert test.endswith("python -m pytest -q")
 
 
