@@ -111,10 +111,22 @@ class _Group(click.Group):
         except RecursionError:
             click.echo("Error: the input is nested too deeply to read", err=True)
             ctx.exit(2)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            # A stored file (search index, ...) that no library check caught.
+            click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
+                       f"({type(e).__name__}); run `crsearch repair`", err=True)
+            ctx.exit(2)
         except BrokenPipeError:
             # `crsearch export --json | head`: the reader left; not an error.
             sys.stderr.close()
             ctx.exit(0)
+
+
+def _which_release(ctx: click.Context) -> str:
+    try:
+        return f"release {ctx.obj.stored().effective_date}: "
+    except Exception:  # noqa: BLE001 - only naming the release; the error is reported anyway
+        return ""
 
 
 class State:

@@ -42,9 +42,9 @@ class SourceError(CRSearchError):
 
 
 class StoreError(CRSearchError):
-    """The data directory is missing, empty or damaged."""
+    """The data directory is unusable (damaged, foreign, no index): exit 2."""
 
-    exit_code = 1
+    exit_code = 2
 
 
 class DamagedStore(StoreError):

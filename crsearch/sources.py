@@ -215,11 +215,21 @@ class _SafeRedirects(urllib.request.HTTPRedirectHandler):
 
     max_redirections = MAX_REDIRECTS
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        scheme = urllib.parse.urlsplit(newurl).scheme.lower()
-        if scheme not in ("http", "https"):
-            raise SourceError(f"refusing a redirect from {short(req.full_url)} to a "
+    def _check(self, base: str, target: str | None) -> None:
+        newurl = urllib.parse.urljoin(base, target or "")
+        if urllib.parse.urlsplit(newurl).scheme.lower() not in ("http", "https"):
+            raise SourceError(f"refusing a redirect from {short(base)} to a "
                               f"non-http(s) URL: {short(newurl)}")
+
+    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+        # Checked before urllib's own rules, which would allow ftp://.
+        self._check(req.full_url, headers.get("location") or headers.get("uri"))
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        self._check(req.full_url, newurl)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
@@ -307,7 +317,7 @@ def _download(
                     raise SourceError(f"{short(url)} sent more than the limit of "
                                       f"{max_bytes:,} bytes (--max-bytes); stopped")
                 if time.monotonic() > stop_at:
-                    raise SourceError(f"{short(url)} took longer than {deadline:g} s "
+                    raise SourceError(f"{short(url)} took longer than {_seconds(deadline)} s "
                                       f"(--timeout); stopped after {done:,} bytes")
                 if progress is not None:
                     progress(done, total)
@@ -329,6 +339,12 @@ def _download(
         if total is not None and done < total:
             raise SourceError(_truncated(done, total, url))
     return _Download(b"".join(chunks), final_url, content_type)
+
+
+def _seconds(t: float) -> str:
+    import math
+
+    return f"{math.ceil(t * 10) / 10:g}"
 
 
 def _truncated(done: int, total: int | None, url: str) -> str:
@@ -378,7 +394,7 @@ class _Budget:
 
         left = self.stop_at - time.monotonic()
         if left <= 0:
-            raise SourceError(f"took longer than {self.total:g} s (--timeout); stopped")
+            raise SourceError(f"took longer than {_seconds(self.total)} s (--timeout); stopped")
         return left
 
 

@@ -378,6 +378,8 @@ class Store:
             write_release_files(release, tmp)
             if extra is not None:
                 extra(release, tmp)
+            if (tmp / "index").is_dir():
+                write_manifest(tmp / "index")
             _sync_tree(tmp)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -454,6 +456,7 @@ class Store:
             mark_owner(tmp)
             build(tmp)
             (tmp / _OWNER).unlink(missing_ok=True)
+            write_manifest(tmp)
             old = stored.path / ".index-old"
             if stored.index_dir.exists():
                 os.replace(stored.index_dir, old)
@@ -677,14 +680,36 @@ def _clean_index_leftovers(folder: Path) -> None:
             shutil.rmtree(p, ignore_errors=True)
 
 
+MANIFEST = ".manifest.json"
+
+
+def _digest(path: Path) -> list[Any]:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return [path.stat().st_size, h.hexdigest()]
+
+
+def write_manifest(folder: Path) -> None:
+    """Record the size and hash of every file of an index, so repair can spot damage."""
+    files = {p.name: _digest(p) for p in sorted(folder.iterdir())
+             if p.is_file() and p.name != MANIFEST and not p.name.endswith("WRITELOCK")}
+    _write_json(folder / MANIFEST, files)
+
+
 def _index_ok(index: Path) -> bool:
     from crsearch.index import open_terms
 
     try:
         open_terms(index)
-        for name in ("fast.json",):
-            if (index / name).exists():
-                _read_json(index / name)
+        if (index / MANIFEST).is_file():
+            want = _read_json(index / MANIFEST)
+            return all(_digest(index / name) == list(v) for name, v in want.items())
+        if (index / "fast.json").exists():
+            _read_json(index / "fast.json")
     except Exception:  # noqa: BLE001 - damaged, whatever the kind
         return False
     return True

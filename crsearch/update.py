@@ -132,6 +132,7 @@ def _worker_init(parent: int) -> None:
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() must just stop us
     if sys.platform.startswith("linux"):
         try:
             import ctypes
