@@ -268,7 +268,8 @@ def repair(state: State) -> None:
     report = state.store().repair()
     for line in report.lines():
         click.echo(line)
-    click.echo(f"{report.releases} releases in good order"
+    n = report.releases
+    click.echo(f"{n} release{'' if n == 1 else 's'} in good order"
                + ("" if report.lines() else "; nothing to repair") + ".")
     if report.dropped:
         raise SystemExit(2)

@@ -6,7 +6,7 @@ Layout::
     DATA/releases/<date>.<hash>/      one imported release
         meta.json                     headings, counts, report: small
         chapters/<NNN>.json           the rules of one chapter
-        release.json                  the whole release (export, index, site)
+        release.json.gz               the whole release, compressed (export, index, site)
         index/                        the Whoosh index (see ``index.py``)
 
 A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
@@ -44,6 +44,7 @@ _DIR_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.([0-9a-f]{8})\.([0-9a-f]{6})")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _HEX = re.compile(r"[0-9a-f]+")
 REPAIR = "run `crsearch repair`"
+RELEASE_FILE = "release.json.gz"
 
 T = TypeVar("T")
 
@@ -112,6 +113,18 @@ def _sync_tree(folder: Path) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
+
+
+def _read_release_text(path: Path) -> str:
+    import gzip
+    import zlib
+
+    if path.suffix != ".gz":
+        return path.read_text(encoding="utf-8")
+    try:
+        return gzip.decompress(path.read_bytes()).decode("utf-8")
+    except (gzip.BadGzipFile, zlib.error, EOFError) as e:
+        raise ValueError(f"not gzip data: {e}") from None
 
 
 def _read_json(path: Path) -> Any:
@@ -226,25 +239,31 @@ class StoredRelease:
     def chapter_rules(self, chapter: str) -> list[Rule]:
         return [Rule.from_dict(d) for d in self.chapter_dicts(chapter)]
 
+    @property
+    def release_name(self) -> str:
+        """The file holding the whole release: ``release.json.gz`` (older stores: ``.json``)."""
+        return RELEASE_FILE if (self.path / RELEASE_FILE).exists() or \
+            not (self.path / "release.json").exists() else "release.json"
+
     def release_text(self) -> str:
-        """``release.json`` as text, checked to be whole (for export)."""
-        text = self._read("release.json", lambda p: p.read_text(encoding="utf-8"))
+        """The whole release as JSON text, checked to be whole (for export)."""
+        text = self._read(self.release_name, _read_release_text)
         try:
             data = json.loads(text)
         except ValueError as e:
-            raise self._damaged("release.json", f"damaged ({_why(e)})") from None
+            raise self._damaged(self.release_name, f"damaged ({_why(e)})") from None
         if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
-            raise self._damaged("release.json", "damaged (not a release)")
+            raise self._damaged(self.release_name, "damaged (not a release)")
         return text
 
     def release(self) -> Release:
-        data = self._read("release.json", _read_json)
+        data = self._read(self.release_name, lambda p: json.loads(_read_release_text(p)))
         try:
             if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
                 raise ValueError("not a release")
             return Release.from_dict(data)
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise self._damaged("release.json", f"damaged ({_why(e)})") from None
+            raise self._damaged(self.release_name, f"damaged ({_why(e)})") from None
 
     @property
     def index_dir(self) -> Path:
@@ -599,7 +618,8 @@ class Store:
                        report: RepairReport) -> dict[str, Any] | None:
         """The catalog entry of one release folder, fixing its small files."""
         try:
-            data = _read_json(folder / "release.json")
+            name = StoredRelease(date, folder, {}).release_name
+            data = json.loads(_read_release_text(folder / name))
             release = Release.from_dict(data)
             if release.effective_date != date or not release.rules:
                 raise ValueError("not the release its folder names")
@@ -610,7 +630,7 @@ class Store:
             except OSError:
                 pass
             report.dropped.append(
-                f"release {date}: release.json is damaged ({_why(e)}); set aside as "
+                f"release {date}: the release file is damaged ({_why(e)}); set aside as "
                 f"releases/{damaged.name}: import it again with `crsearch update --from FILE`")
             return None
         stored = StoredRelease(date, folder, {})
@@ -781,8 +801,15 @@ def _by_chapter(release: Release) -> dict[str, list[dict[str, Any]]]:
 
 def write_release_files(release: Release, folder: Path) -> None:
     """Write the files of one release into ``folder``."""
+    import gzip
+
     (folder / "chapters").mkdir(parents=True, exist_ok=True)
-    _write_json(folder / "release.json", release.to_dict())
+    # The whole release repeats the chapter files; only export, the index and
+    # the site read it, so it is kept compressed (about a fifth of the size).
+    text = json.dumps(release.to_dict(), ensure_ascii=False, separators=(",", ":"),
+                      sort_keys=True)
+    with open(folder / RELEASE_FILE, "wb") as f:
+        f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
     for chapter, rules in _by_chapter(release).items():
         _write_json(folder / "chapters" / f"{chapter}.json", rules)
     _write_json(folder / "meta.json", meta_of(release))

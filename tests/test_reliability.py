@@ -181,7 +181,7 @@ def test_download_limits_come_from_the_environment(data, hostile):
 def _damage(data: Path, what: str) -> None:
     rel = next(p for p in (data / "releases").iterdir() if not p.name.startswith("."))
     target = {"meta": rel / "meta.json", "chapter": rel / "chapters" / "201.json",
-              "release": rel / "release.json"}
+              "release": rel / "release.json.gz"}
     if what.startswith("catalog:"):
         (data / "catalog.json").write_bytes(what.split(":", 1)[1].encode("latin-1"))
     elif what == "chapter-deleted":
@@ -288,7 +288,7 @@ def test_a_crafted_site_cannot_choose_where_it_is_stored(tmp_path, site_folder, 
     r = run(data, "update", "--from", str(site_folder), "--no-index")
     assert r.exit_code == 2, r.output
     assert "not a valid effective date" in one_error_line(r)
-    stray = [p for p in tmp_path.rglob("release.json")]
+    stray = [p for p in tmp_path.rglob("release.json.gz")]
     assert stray == []
 
 
@@ -297,7 +297,7 @@ def test_a_site_with_a_crafted_hash_stays_inside_the_data_dir(tmp_path, site_fol
     data = tmp_path / "data"
     r = run(data, "update", "--from", str(site_folder), "--no-index")
     assert r.exit_code == 0, r.output
-    (folder,) = [p.parent for p in tmp_path.rglob("release.json")]
+    (folder,) = [p.parent for p in tmp_path.rglob("release.json.gz")]
     assert folder.parent == data / "releases"
 
 

@@ -139,7 +139,7 @@ def test_a_release_with_a_bad_date_is_never_written(tmp_path, mini_release, date
     with pytest.raises(BadInput):
         Store(tmp_path / "data").save(release)
     assert not (tmp_path / "data" / "catalog.json").exists()
-    assert list(tmp_path.rglob("release.json")) == []
+    assert list(tmp_path.rglob("release.json.gz")) == []
 
 
 def test_a_crafted_hash_cannot_pick_the_folder_name(tmp_path, mini_release):
@@ -206,9 +206,9 @@ def test_a_missing_chapter_file_is_an_error_not_an_empty_chapter(tmp_path, mini_
 
 def test_a_truncated_release_json_is_set_aside_by_repair(tmp_path, mini_release):
     stored = Store(tmp_path).save(mini_release)
-    data = (stored.path / "release.json").read_bytes()
-    (stored.path / "release.json").write_bytes(data[: len(data) // 2])
-    with pytest.raises(DamagedStore, match="release.json is damaged"):
+    data = (stored.path / "release.json.gz").read_bytes()
+    (stored.path / "release.json.gz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(DamagedStore, match="release.json.gz is damaged"):
         Store(tmp_path).pick().release_text()
     report = Store(tmp_path).repair()
     assert report.dropped and "update --from" in report.dropped[0]
@@ -268,3 +268,24 @@ def test_default_data_dir_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("CRSEARCH_DATA")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_data_dir() == Path(platformdirs.user_data_dir("crsearch", appauthor=False))
+
+
+def test_a_store_written_before_compression_still_reads(tmp_path, mini_release):
+    import gzip
+
+    stored = Store(tmp_path).save(mini_release)
+    packed = stored.path / "release.json.gz"
+    (stored.path / "release.json").write_bytes(gzip.decompress(packed.read_bytes()))
+    packed.unlink()
+    again = Store(tmp_path).pick()
+    assert again.release().to_dict() == mini_release.to_dict()
+    assert json.loads(again.release_text())["effective_date"] == "2031-03-03"
+    assert Store(tmp_path).repair().dropped == []
+
+
+def test_the_whole_release_is_stored_once_compressed(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    assert not (stored.path / "release.json").exists()
+    packed = (stored.path / "release.json.gz").stat().st_size
+    chapters = sum(p.stat().st_size for p in (stored.path / "chapters").iterdir())
+    assert packed < chapters
