@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
 import sys
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,9 @@ class _Group(click.Group):
         except RecursionError:
             click.echo("Error: the input is nested too deeply to read", err=True)
             ctx.exit(2)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            # A stored file (search index, ...) that no library check caught.
+        except (json.JSONDecodeError, UnicodeDecodeError, EOFError, struct.error) as e:
+            # A stored file (a search index segment, ...) that no library
+            # check caught: Whoosh reads a truncated segment as EOFError.
             click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
                        f"({type(e).__name__}); run `crsearch repair`", err=True)
             ctx.exit(2)

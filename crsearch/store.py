@@ -756,7 +756,9 @@ def _catalog_problem(data: Any) -> str | None:
         m = _DIR_NAME.fullmatch(str(r.get("dir", "")))
         if not isinstance(r.get("dir"), str) or not m or m.group(1) != r["effective_date"]:
             return f"entry {n} ({r['effective_date']}) has no valid folder"
-        if not isinstance(r.get("counts"), dict):
+        counts = r.get("counts")
+        if not isinstance(counts, dict) or not all(
+                isinstance(counts.get(k), int) for k in ("rules", "subrules", "glossary")):
             return f"entry {n} ({r['effective_date']}) has no counts"
     return None
 
@@ -840,12 +842,12 @@ def normalize_date(text: str) -> str:
     t = text.strip()
     m = re.fullmatch(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?", t)
     if not m:
-        raise BadInput(f"'{text}' is not a date: use YYYY-MM-DD")
+        raise BadInput(f"'{short(text, 40)}' is not a date: use YYYY-MM-DD")
     y, mo, d = m.group(1), m.group(2), m.group(3)
     if mo is None:
         return f"{y}-12-31"
     if not 1 <= int(mo) <= 12 or (d is not None and not 1 <= int(d) <= 31):
-        raise BadInput(f"'{text}' is not a date: use YYYY-MM-DD")
+        raise BadInput(f"'{short(text, 40)}' is not a date: use YYYY-MM-DD")
     if d is None:
         return f"{y}-{int(mo):02d}-31"
     return f"{y}-{int(mo):02d}-{int(d):02d}"

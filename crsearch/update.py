@@ -234,7 +234,10 @@ def _sigterm_raises() -> Callable[[], None]:
         before = signal.signal(signal.SIGTERM, on_term)
     except (ValueError, OSError):
         return lambda: None
-    return lambda: signal.signal(signal.SIGTERM, before)
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, before)
+
+    return undo
 
 
 def _unchanged(store: Store, src: Any, build_index: bool) -> str | None:

@@ -289,3 +289,9 @@ def test_the_whole_release_is_stored_once_compressed(tmp_path, mini_release):
     packed = (stored.path / "release.json.gz").stat().st_size
     chapters = sum(p.stat().st_size for p in (stored.path / "chapters").iterdir())
     assert packed < chapters
+
+
+def test_a_huge_date_argument_is_cut_in_the_message():
+    with pytest.raises(BadInput) as e:
+        normalize_date("9" * 100_000)
+    assert len(str(e.value)) < 100
