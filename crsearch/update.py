@@ -72,8 +72,13 @@ def warnings_for(release: Release) -> list[str]:
     return out
 
 
-def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None) -> ImportResult:
-    """Parse one source and stage it in the store (runs in a worker process)."""
+def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None,
+           force: bool = False) -> ImportResult:
+    """Parse one source and stage it in the store (runs in a worker process).
+
+    A download whose text stops early (no Credits) is taken for a broken
+    connection, not a release, unless ``force``.
+    """
     result = ImportResult(src.name)
     if getattr(src, "error", None):
         result.error = src.error
@@ -83,6 +88,12 @@ def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = Non
             release = release_from_site(src.path)
         else:
             release = release_from_bytes(src.data, src.name)
+        if getattr(src, "url", None) and not release.complete and not force:
+            reason = next((a.message for a in release.anomalies if a.kind == "truncated"),
+                          "the text stops early")
+            result.error = (f"the download looks cut short ({reason}); nothing was stored; "
+                            "use --force to import it anyway")
+            return result
         result.release = release
         result.warnings = warnings_for(release)
         result.staged = Store(store_root).stage(
@@ -200,7 +211,7 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
             pool = multiprocessing.get_context("fork").Pool(
                 min(jobs, len(todo)), initializer=_worker_init, initargs=(me,))
             try:
-                args = [(sources[n], root, build_index, me) for n in todo]
+                args = [(sources[n], root, build_index, me, force) for n in todo]
                 for n, staged in zip(todo, pool.imap(_stage_args, args)):
                     publish(n, staged)
                 pool.close()
@@ -211,7 +222,7 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
                 pool.join()
         else:
             for n in todo:
-                publish(n, _stage(sources[n], root, build_index))
+                publish(n, _stage(sources[n], root, build_index, None, force))
     except KeyboardInterrupt:
         raise ImportInterrupted(stored, total) from None
     finally:

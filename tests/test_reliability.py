@@ -139,9 +139,33 @@ def test_a_download_that_ends_early_never_replaces_a_release(data, hostile, path
     r = run(data, "update", "--from", hostile + path, "--no-index")
     assert r.exit_code == 2, r.output
     line = one_error_line(r)
-    assert "truncated" in line or "kept the stored 2031-03-03 release" in line
+    assert "truncated" in line or "looks cut short" in line
     assert (data / "catalog.json").read_bytes() == before
     assert run(data, "rule", "201.1").exit_code == 0
+
+
+def test_a_truncated_file_never_replaces_a_complete_release(data, tmp_path):
+    before = (data / "catalog.json").read_bytes()
+    half = tmp_path / "half.txt"
+    half.write_bytes(HALF)
+    r = run(data, "update", "--from", str(half), "--no-index")
+    assert r.exit_code == 2, r.output
+    assert one_error_line(r).startswith(
+        "Error: half.txt: kept the stored 2031-03-03 release (30 rules and subrules, complete): "
+        "half.txt is incomplete")
+    assert (data / "catalog.json").read_bytes() == before
+    assert run(data, "rule", "201.1").exit_code == 0
+    r = run(data, "update", "--from", str(half), "--no-index", "--force")
+    assert r.exit_code == 0 and run(data, "rule", "201.1").exit_code == 1
+
+
+def test_a_download_cut_short_is_not_stored_even_into_an_empty_store(tmp_path, hostile):
+    data = tmp_path / "data"
+    r = run(data, "update", "--from", hostile + "/cut-without-length.txt", "--no-index")
+    assert r.exit_code == 2 and "looks cut short" in one_error_line(r), r.output
+    assert not (data / "catalog.json").exists()
+    r = run(data, "update", "--from", hostile + "/cut-without-length.txt", "--no-index", "--force")
+    assert r.exit_code == 0 and "incomplete" in r.output, r.output
 
 
 def test_the_same_download_again_is_already_up_to_date(data, hostile):
