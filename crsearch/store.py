@@ -452,11 +452,21 @@ class Store:
         return path
 
     def _catalog_or_repair(self) -> list[dict[str, Any]]:
+        """The catalog; rebuilt first if it is damaged, or missing beside releases."""
         try:
-            return self.catalog()
+            entries = self.catalog()
         except DamagedStore:
+            entries = None
+        if entries is None or (not (self.root / CATALOG).exists() and self._has_releases()):
             self._repair_locked(RepairReport())
-            return self.catalog()
+            entries = self.catalog()
+        return entries
+
+    def _has_releases(self) -> bool:
+        try:
+            return any(_DIR_NAME.fullmatch(p.name) for p in self.releases_dir.iterdir())
+        except OSError:
+            return False
 
     def replace_index(self, stored: StoredRelease,
                       build: Callable[[Path], None]) -> None:
@@ -519,10 +529,9 @@ class Store:
     def _sweep(self, report: RepairReport | None = None) -> None:
         """Remove what crsearch left behind, and nothing else.
 
-        Only three kinds of folder are ever deleted: a staging folder whose
-        writer is gone, a release folder retired more than RETIRE_GRACE
-        seconds ago, and one of our release folders that a killed import
-        renamed into place but never listed.  Unknown folders are left alone.
+        Only two kinds of folder are ever deleted: a staging folder whose
+        writer is gone, and one of our release folders that the catalog has
+        not listed for RETIRE_GRACE seconds.  Unknown folders are left alone.
         """
         import shutil
 
@@ -542,7 +551,11 @@ class Store:
                 try:
                     since = float((p / _RETIRED).read_text(encoding="ascii"))
                 except FileNotFoundError:
-                    since = 0.0  # published but never listed: a killed import's
+                    # Renamed into place but never listed (a killed import), or
+                    # listed by a catalog since lost: start its grace period
+                    # now; repair can still bring it back until it ends.
+                    retire(p)
+                    continue
                 except (OSError, ValueError):
                     since = 0.0
                 gone = now - since > RETIRE_GRACE

@@ -111,6 +111,30 @@ def test_a_removed_catalog_is_rebuilt_not_a_reason_to_delete(tmp_path, mini_rele
     assert store.pick().path == kept.path
 
 
+def test_an_import_after_the_catalog_was_removed_keeps_the_other_releases(tmp_path, mini_release):
+    store = Store(tmp_path)
+    kept = store.save(mini_release)
+    (tmp_path / "catalog.json").unlink()
+    other = Release.from_dict({**mini_release.to_dict(), "effective_date": "2032-04-04"})
+    store.save(other)
+    assert [r["effective_date"] for r in store.catalog()] == ["2031-03-03", "2032-04-04"]
+    assert kept.path.exists() and store.pick("2031-12-31").path == kept.path
+
+
+def test_an_unlisted_release_folder_gets_a_grace_period(tmp_path, mini_release, monkeypatch):
+    import shutil
+
+    store = Store(tmp_path)
+    stored = store.save(mini_release)
+    stray = stored.path.with_name("2031-03-03.00000000.abcdef")
+    shutil.copytree(stored.path, stray)  # as if an import was killed after its rename
+    store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2032-04-04"}))
+    assert (stray / ".retired").exists()
+    monkeypatch.setattr("crsearch.store.RETIRE_GRACE", 0)
+    store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2033-05-05"}))
+    assert not stray.exists() and stored.path.exists()
+
+
 def test_a_foreign_releases_folder_is_refused(tmp_path, mini_release):
     (tmp_path / "releases" / "v1.0").mkdir(parents=True)
     (tmp_path / "releases" / "v1.0" / "notes.md").write_text("mine")
