@@ -622,6 +622,12 @@ class Store:
                     if other != p and other.exists() and not (other / _RETIRED).exists():
                         retire(other)
                 break
+        kept = {e["effective_date"] for e in fresh}
+        for e in entries:
+            if e["effective_date"] not in kept and not any(
+                    line.startswith(f"release {e['effective_date']}:") for line in report.dropped):
+                report.dropped.append(f"release {e['effective_date']}: its folder is gone; import "
+                                      "it again with `crsearch update --from FILE`")
         report.releases = len(fresh)
         if fresh != entries or not (self.root / CATALOG).exists():
             if fresh or entries or (self.root / CATALOG).exists():

@@ -319,3 +319,16 @@ def test_a_huge_date_argument_is_cut_in_the_message():
     with pytest.raises(BadInput) as e:
         normalize_date("9" * 100_000)
     assert len(str(e.value)) < 100
+
+
+def test_repair_says_when_a_listed_release_folder_is_gone(tmp_path, mini_release):
+    import shutil
+
+    stored = Store(tmp_path).save(mini_release)
+    shutil.rmtree(stored.path)
+    with pytest.raises(DamagedStore, match="release 2031-03-03: meta.json is missing"):
+        Store(tmp_path).pick().meta()
+    report = Store(tmp_path).repair()
+    assert report.dropped == ["release 2031-03-03: its folder is gone; import it again with "
+                              "`crsearch update --from FILE`"]
+    assert Store(tmp_path).catalog() == []
