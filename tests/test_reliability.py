@@ -382,6 +382,17 @@ def test_a_reader_racing_imports_of_the_same_date_always_reads_a_whole_release(t
     assert reads >= 5
 
 
+def _wait_for_staging(data: Path, limit: float = 30) -> None:
+    """Wait until workers are writing (a staging folder exists), so a signal lands mid-import."""
+    stop = time.monotonic() + limit
+    while time.monotonic() < stop:
+        rel = data / "releases"
+        if rel.is_dir() and any(p.name.startswith(".tmp-") for p in rel.iterdir()):
+            return
+        time.sleep(0.02)
+    raise AssertionError("the import never started staging")
+
+
 def _crsearch(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "crsearch", *args], cwd=ROOT, **kw)
 
@@ -415,7 +426,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
         shutil.copy(ARCHIVE / name, folder / name)
     p = _crsearch("--data-dir", str(tmp_path / "data"), "update", "--from", str(folder),
                   "--jobs", "2", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    time.sleep(1.5)
+    _wait_for_staging(tmp_path / "data")
     p.send_signal(signal.SIGKILL)
     p.wait()
     # The pipe closes only when every process holding it (the workers) is gone.
@@ -431,7 +442,7 @@ def test_sigterm_stops_workers_and_says_what_was_stored(tmp_path):
         shutil.copy(path, folder / path.name)
     p = _crsearch("--data-dir", str(tmp_path / "data"), "update", "--from", str(folder),
                   "--jobs", "2", "--no-index", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.5)
+    _wait_for_staging(tmp_path / "data")
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=20)
     assert p.returncode == 130, err
@@ -573,3 +584,15 @@ def test_site_build_into_the_current_folder(data, tmp_path, monkeypatch):
         r = run(data, "site", "build", ".", "--no-search")
         assert r.exit_code == 0, r.output
         assert (here / "index.html").is_file() and Path.cwd() == here
+
+
+def test_an_impossible_rule_number_is_an_anomaly_not_a_rejected_release(tmp_path):
+    src = tmp_path / "odd.txt"
+    src.write_bytes(MINI.replace(b"\n\n100.4. A widget", b"\n\n100.10000. An odd line.\n\n100.4. A widget", 1))
+    data = tmp_path / "data"
+    r = run(data, "update", "--from", str(src), "--no-index")
+    assert r.exit_code == 0, r.output
+    report = json.loads(run(data, "report", "--json").output)
+    assert any(a["kind"] == "bad-number" and "100.10000" in a["message"]
+               for a in report["anomalies"]), report["anomalies"]
+    assert run(data, "rule", "100.4").exit_code == 0
