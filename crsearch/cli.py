@@ -1,7 +1,8 @@
 """The ``crsearch`` command line: parse arguments, call the library, print.
 
 Library errors are turned into exit codes in one place (``_Group.invoke``):
-0 ok, 1 not found, 2 usage or input error.  Heavy modules (whoosh, jinja2,
+0 ok, 1 not found, 2 usage or input error (or a damaged or unwritable data
+dir), 3 nothing imported yet, 130 interrupted.  Heavy modules (whoosh, jinja2,
 bs4) are imported inside the commands that need them.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
 import sys
 from pathlib import Path
 from typing import Any
@@ -145,9 +147,30 @@ class _Group(click.Group):
         except click.ClickException as e:
             e.message = printable(e.message)  # usage errors quote what was typed
             raise
-        except KeyboardInterrupt:
-            click.echo("Interrupted; stored data is unchanged.", err=True)
+        except KeyboardInterrupt as e:
+            # An import says what it stored; everything else writes atomically.
+            message = getattr(e, "message", None)
+            click.echo(printable(message()) if callable(message) else "Interrupted.", err=True)
             ctx.exit(130)
+        except OSError as e:
+            # A full disk, a read-only data dir: one line with the errno text.
+            if isinstance(e, BrokenPipeError):
+                sys.stderr.close()
+                ctx.exit(0)
+            from crsearch.errors import short
+
+            where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
+            click.echo(f"Error: {where}{e.strerror or e}", err=True)
+            ctx.exit(2)
+        except RecursionError:
+            click.echo("Error: the input is nested too deeply to read", err=True)
+            ctx.exit(2)
+        except (json.JSONDecodeError, UnicodeDecodeError, EOFError, struct.error) as e:
+            # A stored file (a search index segment, ...) that no library
+            # check caught: Whoosh reads a truncated segment as EOFError.
+            click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
+                       f"({type(e).__name__}); run `crsearch repair`", err=True)
+            ctx.exit(2)
         except BrokenPipeError:
             # `crsearch export --json | head`: the reader left; not an error.
             sys.stderr.close()
@@ -163,6 +186,13 @@ def _option_names(command: click.Command) -> set[str]:
     for sub in getattr(command, "commands", {}).values():
         names |= _option_names(sub)
     return names
+
+
+def _which_release(ctx: click.Context) -> str:
+    try:
+        return f"release {ctx.obj.stored().effective_date}: "
+    except Exception:  # noqa: BLE001 - only naming the release; the error is reported anyway
+        return ""
 
 
 class State:
@@ -209,10 +239,22 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
 @click.option("--no-index", is_flag=True, help="Do not build the search index.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Worker processes for a folder of releases (default: one per CPU).")
+@click.option("--force", is_flag=True,
+              help="Replace a stored release even by an incomplete copy or one with fewer rules.")
+@click.option("--timeout", "deadline", type=click.FloatRange(0.1), default=600,
+              show_default=True, envvar="CRSEARCH_TIMEOUT", metavar="SECONDS",
+              help="Give up a download after this long (env CRSEARCH_TIMEOUT).")
+@click.option("--max-bytes", type=click.IntRange(1), default=64 * 1024 * 1024,
+              show_default=True, envvar="CRSEARCH_MAX_BYTES", metavar="N",
+              help="Refuse a download larger than this (env CRSEARCH_MAX_BYTES).")
 @pass_state
 def update(state: State, source: str | None, page: str | None, no_index: bool,
-           jobs: int | None) -> None:
+           jobs: int | None, force: bool, deadline: float, max_bytes: int) -> None:
     """Download the current rules (or import --from FILE|DIR|URL) and store them.
+
+    A stored release is never replaced by an incomplete copy or one with
+    fewer rules unless --force; the exact same file is skipped ("already up
+    to date").  Exits 2 if any source failed or was refused.
 
     \b
     Example:
@@ -221,25 +263,36 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
         crsearch update --from https://media.wizards.com/2026/downloads/MagicCompRules%2020260807.txt
     """
     from crsearch import sources, update as pipeline
+    from crsearch.errors import DamagedStore
 
     store = state.store()
     progress = _download_progress()
     if source is None:
-        srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=progress)]
+        srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=progress,
+                                     deadline=deadline, max_bytes=max_bytes)]
     else:
-        srcs = sources.read_from(source, progress=progress)
+        srcs = sources.read_from(source, progress=progress, deadline=deadline,
+                                 max_bytes=max_bytes)
     progress.done()
+    store.check_ours()
+    try:
+        store.catalog()
+    except DamagedStore as e:
+        click.echo(f"Warning: {e}", err=True)
+        for line in store.repair().lines():
+            click.echo(f"Repaired: {line}", err=True)
     many = len(srcs) > 1
+    bars = sys.stderr.isatty()
 
     def step(n: int, total: int, name: str) -> None:
-        if many:
+        if many and bars:
             click.echo(f"\r[{n}/{total}] {printable(name)}", err=True, nl=False)
 
     if jobs is None:
         jobs = min(os.cpu_count() or 1, len(srcs))
     results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step,
-                                      jobs=jobs)
-    if many:
+                                      jobs=jobs, force=force)
+    if many and bars:
         click.echo("", err=True)
     failed = 0
     for r in results:
@@ -248,14 +301,43 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
         if r.error:
             failed += 1
             click.echo(printable(f"Error: {r.name}: {r.error}"), err=True)
+        elif r.unchanged is not None:
+            if not many:
+                click.echo(printable(f"{r.unchanged} ({r.name}) is already up to date."))
         elif not many and r.release is not None:
             c = r.release.counts()
             click.echo(printable(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
                                  f"{c['subrules']} subrules, {c['glossary']} glossary entries."))
     if many:
-        click.echo(printable(f"Imported {len(results) - failed} of {len(results)} releases "
-                             f"into {store.root}."))
+        same = sum(1 for r in results if r.unchanged is not None)
+        click.echo(printable(f"Imported {len(results) - failed - same} of {len(results)} releases into "
+                             f"{store.root}" + (f" ({same} already up to date)." if same else ".")))
     if failed:
+        raise SystemExit(2)
+
+
+# -- repair ----------------------------------------------------------------
+@cli.command()
+@pass_state
+def repair(state: State) -> None:
+    """Check the data dir and fix what can be fixed: catalog, chapter files, indexes.
+
+    Rebuilds a damaged catalog from the release folders, rewrites damaged
+    chapter files and meta.json from release.json, rebuilds damaged search
+    indexes and removes leftovers of interrupted runs.  A release whose
+    release.json is damaged is set aside; import it again.
+
+    \b
+    Example:
+        crsearch repair
+    """
+    report = state.store().repair()
+    for line in report.lines():
+        click.echo(line)
+    n = report.releases
+    click.echo(f"{n} release{'' if n == 1 else 's'} in good order"
+               + ("" if report.lines() else "; nothing to repair") + ".")
+    if report.dropped:
         raise SystemExit(2)
 
 
@@ -380,9 +462,7 @@ def releases(state: State, as_json: bool) -> None:
     store = state.store()
     rows = store.catalog()
     if not rows:
-        from crsearch.errors import StoreError
-
-        raise StoreError(f"no releases imported in {store.root}; run `crsearch update` first")
+        store.pick()  # raises the "no releases imported yet" error
     current = store.pick(state.release_date).effective_date
     if as_json:
         emit_json([{**r, "current": r["effective_date"] == current} for r in rows])
@@ -421,8 +501,7 @@ def export(state: State, as_json: bool) -> None:
         crsearch export --json > cr.json
     """
     stored = state.stored()
-    sys.stdout.write(printable(stored.path.joinpath("release.json").read_text(encoding="utf-8"),
-                               json=True))
+    sys.stdout.write(printable(stored.release_text(), json=True))
     sys.stdout.write("\n")
 
 

@@ -44,6 +44,7 @@ def _soup(path: Path):
 
     from bs4 import BeautifulSoup
 
+    _reading.append(path)
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -66,12 +67,23 @@ def read_site(folder: Path) -> Release:
     folder = Path(folder)
     if not folder.is_dir():
         raise BadInput(f"not a folder: {folder}")
-    if (folder / MARKER).is_file():
-        return _read_crsearch(folder)
-    pages = _html_files(folder)
-    if not pages:
-        raise NotACR(f"no HTML pages in {folder}")
-    return read_pages(pages)
+    try:
+        if (folder / MARKER).is_file():
+            return _read_crsearch(folder)
+        pages = _html_files(folder)
+        if not pages:
+            raise NotACR(f"no HTML pages in {folder}")
+        return read_pages(pages)
+    except RecursionError:
+        # bs4 walks the tree recursively; a page nested thousands deep is
+        # not a rules page anyway.
+        raise BadInput(f"{_reading[-1] if _reading else folder}: the HTML is nested too "
+                       "deeply to read") from None
+    finally:
+        _reading.clear()
+
+
+_reading: list[Path] = []  # the page being read, for error messages
 
 
 def _html_files(folder: Path) -> list[Path]:
@@ -133,7 +145,8 @@ def _read_crsearch(folder: Path) -> Release:
         soup = _soup(path)
         box = soup.select_one("div.chapter[data-chapter]")
         if box is None:
-            continue
+            # Dropping the chapter would import a release with a hole in it.
+            raise BadInput(f"{path} holds no chapter: the site is damaged")
         title = _text(box.select_one("h1 .chapter-title"))
         rel.chapters.append(Chapter(str(box["data-chapter"]), title, str(box["data-section"]),
                                     _line(box)))

@@ -51,6 +51,18 @@ _OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
 _GLUED_TERM = re.compile(r"^(\S.*?[A-Za-z)])(1\.\s+\S.*)$")
 
 
+def _plausible_number(chapter: str, number: str, letters: str) -> bool:
+    """Whether ``chapter.number letters`` is a rule id numbers.py accepts."""
+    from crsearch import numbers
+    from crsearch.errors import BadInput
+
+    try:
+        numbers.sort_key(f"{chapter}.{int(number)}{letters}")
+    except BadInput:
+        return False
+    return True
+
+
 def _clean(line: str) -> str:
     return line.strip().replace("\u00a0", " ")
 
@@ -198,6 +210,12 @@ class _Parser:
                     and _ends_mid_reference(self.lines[i - 1]):
                 # Hard-wrapped releases (2003-2004) break "See rule" from its
                 # number: "...See rule" / "419.8 "Sources of Damage."".
+                m = None
+            if m and not indented and not _plausible_number(m.group(1), m.group(3), m.group(4)):
+                # "100.10000." is no rule number the CR could print: keep the
+                # line as text and say so, rather than reject the release.
+                self.anomaly("bad-number", i, f"{m.group(1)}.{m.group(3)}{m.group(4)} is not a "
+                             "possible rule number; kept as text")
                 m = None
             if m and not indented:
                 chap, space, num, letters, period, text, glued = m.groups()

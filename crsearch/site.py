@@ -444,6 +444,24 @@ def _check_out(out: Path) -> None:
                        "choose a new or empty folder")
 
 
+def _in_use(out: Path) -> bool:
+    """True when ``out`` itself cannot be swapped: the current folder or a mount point."""
+    cwd = Path.cwd().resolve()
+    return out == cwd or out in cwd.parents or os.path.ismount(out)
+
+
+def _replace_contents(out: Path, tmp: Path) -> None:
+    """Empty ``out`` (checked to be empty or a crsearch site) and move ``tmp``'s files in."""
+    for p in list(out.iterdir()):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+    for p in list(tmp.iterdir()):
+        os.replace(p, out / p.name)
+    tmp.rmdir()
+
+
 def run_pagefind(folder: Path) -> None:
     """Index ``folder`` with Pagefind (the PyPI package's bundled binary)."""
     cmd = [sys.executable, "-m", "pagefind", "--site", str(folder), "--silent"]
@@ -466,6 +484,7 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     """
     out = Path(out)
     _check_out(out)
+    out = out.resolve()  # "." has no name to swap; its real path has
     files, stats = render(release)
     problems = []
     if stats.dangling:
@@ -489,7 +508,9 @@ def build(release: Release, out: Path | str, *, search: bool = True,
             run_pagefind(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
-        if out.exists():
+        if out.exists() and _in_use(out):
+            _replace_contents(out, tmp)
+        elif out.exists():
             old = parent / f".{out.name}-old-{os.getpid()}"
             os.replace(out, old)
             os.replace(tmp, out)

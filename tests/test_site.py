@@ -340,7 +340,7 @@ def test_cli_site_build_refuses_bad_output_with_one_line(tmp_path, mini_data_dir
 
 def test_cli_site_build_without_releases_says_so(tmp_path):
     r = _run("site", "build", str(tmp_path / "out"), data_dir=tmp_path / "empty")
-    assert r.exit_code == 1 and "no releases imported" in r.output
+    assert r.exit_code == 3 and "no releases imported" in r.output
     assert r.output.count("\n") == 1
 
 
