@@ -67,6 +67,28 @@ def quote_item(item: Any, effective: str, fmt: str = "plain", base: str = "",
     return quote(item.id, text, effective, fmt, base=base)
 
 
+def cite_hits(stored: Any, hits: list[Any], fmt: str, site_url_option: str | None = None) -> str:
+    """Quotes of search results: each rule's whole text, each glossary entry's definition."""
+    from crsearch.lookup import Library
+
+    base = site_url(site_url_option)
+    lib = Library(stored)
+    release = None
+    out = []
+    for hit in hits:
+        if hit.kind == "glossary":
+            if release is None:
+                release = stored.release()
+            entry = release.get(hit.id)
+            if entry is not None:
+                out.append(quote_item(entry, stored.effective_date, fmt, base,
+                                      glossary_anchors(release) if fmt == "md" else None))
+            continue
+        for item in lib.lookup([hit.id], children=False).items:
+            out.append(quote_item(item, stored.effective_date, fmt, base))
+    return "\n".join(out)
+
+
 def glossary_anchors(release: Any) -> dict[str, str]:
     """The site's anchor of each glossary entry (made by ``site.Urls``)."""
     from crsearch.site import Urls
@@ -74,5 +96,5 @@ def glossary_anchors(release: Any) -> dict[str, str]:
     return dict(Urls(release).glossary_anchor)
 
 
-__all__ = ["FORMATS", "SITE_URL_ENV", "glossary_anchors", "label", "link", "quote",
+__all__ = ["FORMATS", "SITE_URL_ENV", "cite_hits", "glossary_anchors", "label", "link", "quote",
            "quote_item", "site_url"]
