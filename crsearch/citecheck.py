@@ -83,7 +83,7 @@ def find(text: str) -> list[Citation]:
         n = bisect.bisect_right(line_starts, pos) - 1
         return n + 1, pos - line_starts[n] + 1
 
-    for start, end, printed, spans in numbers.find_references(text):
+    for start, _end, printed, spans in numbers.find_references(text):
         line_no, _ = where(start)
         line = text[line_starts[line_no - 1]:text.find("\n", start) if "\n" in text[start:] else len(text)]
         keyword = bool(re.match(r"(?i)(?:sub)?rules?|sections?|cr|§", printed))
@@ -112,11 +112,11 @@ def find(text: str) -> list[Citation]:
                     continue
             # "702.19 c": a spaced subrule letter.
             if kind == "rule":
-                m = _SPACED_LETTER.match(text, b)
-                if m and not re.match(r" [a-z]\w", text[b:b + 3]):
+                spaced = _SPACED_LETTER.match(text, b)
+                if spaced and not re.match(r" [a-z]\w", text[b:b + 3]):
                     try:
-                        id = numbers.normalize(id + m.group(1))
-                        b = m.end()
+                        id = numbers.normalize(id + spaced.group(1))
+                        b = spaced.end()
                     except BadInput:
                         pass
             ln, col = where(a)

@@ -27,7 +27,7 @@ from typing import Any
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
-FORMAT = 3
+FORMAT = 5
 CACHE_NAME = "explain-terms.json"
 MAX_TEXT = 20_000  # characters: a card's text is a few hundred
 
@@ -302,6 +302,8 @@ def build(release: Any) -> dict[str, Any]:
         if title == "Tap and Untap":
             names = ["Tap", "Untap"]
         shape = _param_shape(r.id, title, children.get(r.id, []))
+        if not shape and r.chapter == "702":
+            shape = "b"  # a mana cost right after it ("Foretell {1}{U}")
         for name in names:
             key = key_of(name)
             if not key:
@@ -332,7 +334,10 @@ def build(release: Any) -> dict[str, Any]:
             continue
         for name, see in _list_after(r.text, marker):
             key = key_of(name)
-            target = see if see in rules else rid
+            # The rule the list points to, else the glossary's one rule, else the list.
+            cited = cited_ids(glossary[key]) if key in glossary else []
+            target = (see if see is not None and see in rules
+                      else cited[0] if len(cited) == 1 else rid)
             definition = gloss_def(key, target) or (
                 cite(short_definition(glossary[key].text), glossary[key].id)
                 if key in glossary else "")
@@ -359,9 +364,9 @@ def build(release: Any) -> dict[str, Any]:
     for g in release.glossary:
         if g.obsolete:
             continue
-        see = re.fullmatch(r"See “?([^.”]+)\.?”?\.?", g.text.strip())
-        if see:  # "Swampwalk: See Landwalk." is landwalk
-            pointers += [(name, see.group(1)) for name in [g.term, *g.aliases]]
+        pointer = re.fullmatch(r"See “?([^.”]+)\.?”?\.?", g.text.strip())
+        if pointer:  # "Swampwalk: See Landwalk." is landwalk
+            pointers += [(name, pointer.group(1)) for name in [g.term, *g.aliases]]
             continue
         targets = cited_ids(g)
         for name in dict.fromkeys([g.term, *g.aliases]):
@@ -372,7 +377,13 @@ def build(release: Any) -> dict[str, Any]:
             if known:
                 continue  # a keyword, chapter or subtype already has this name
             id = targets[0] if len(targets) == 1 else "glossary:" + g.term
-            t.add(name, id, "glossary term", cite(short_definition(g.text), g.id))
+            surface = None
+            if " " not in name and name.lower().endswith("ed") and lemma(name) != name.lower():
+                # "Constructed" (a format) must not catch "Construct" (a creature
+                # type): participles match only as written.
+                surface = "=" + name.lower()
+            t.add(name, id, "glossary term", cite(short_definition(g.text), g.id),
+                  surface=surface)
     for name, target in pointers:
         ids = t.keys.get(key_of(target))
         key = key_of(name)
@@ -380,18 +391,18 @@ def build(release: Any) -> dict[str, Any]:
             t.keys.setdefault(key, []).append(ids[0])
 
     # Aliases: surface forms the rules spell another way.
-    names: dict[str, str] = {}
+    by_name: dict[str, str] = {}
     for m in t.meanings.values():
-        names.setdefault(m["term"].lower(), m["id"])
+        by_name.setdefault(m["term"].lower(), m["id"])
     for g in release.glossary:
-        names.setdefault(g.term.lower(), "glossary:" + g.term)
+        by_name.setdefault(g.term.lower(), "glossary:" + g.term)
     for r in release.rules:
         if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
-            names.setdefault(r.title.lower(), r.id)
+            by_name.setdefault(r.title.lower(), r.id)
     for c in release.chapters:
-        names.setdefault(c.title.lower(), c.id)
+        by_name.setdefault(c.title.lower(), c.id)
     for surface, name in ALIASES.items():
-        id = names.get(name.lower())
+        id = by_name.get(name.lower())
         if id is None:
             continue
         if id not in t.meanings:
@@ -488,6 +499,9 @@ def _params(text: str, end: int, shape: str) -> int:
         m = _PARAM_N.match(text, end)
         if m:
             end = m.end()
+    if shape == "b":
+        m = _PARAM_COST.match(text, end)
+        return m.end() if m else end
     if "c" in shape or "d" in shape:
         m = _PARAM_COST.match(text, end)
         if m:
@@ -514,13 +528,15 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     i = 0
     while i < len(toks):
-        hit = None
+        hit: tuple[int, list[str], str | None] | None = None
         for n in range(min(max_words, len(toks) - i), 0, -1):
             words = [k for _, _, k in toks[i:i + n]]
             if n > 1 and not _adjacent(text, toks[i:i + n]):
                 continue
             key = " ".join(words)
             ids = keys.get(key)
+            if n == 1:
+                ids = keys.get("=" + text[toks[i][0]:toks[i][1]].lower()) or ids
             if ids and words[-1] == "—":
                 # Ability words count only where printed: before a dash.
                 hit = (n - 1, ids, "ability word")
@@ -539,7 +555,6 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         n, ids, _ = hit
         end = toks[i + n - 1][1]
-        surface = text[start:end]
         id = _choose(ids, toks, i, n, text, meanings)
         if id is None:
             i += 1
@@ -548,9 +563,13 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         if word == "counter" and n == 1 and m["kind"] == "game concept":
             start, id = _counter_kind(text, toks, i, start, keys, meanings, id)
             m = meanings[id]
+            if found and found[-1]["span"][1] > start:
+                found.pop()  # "flying counter": the counter's kind, not the keyword
         base = meanings.get(m["id"].split("#", 1)[0], m)
         params = m.get("params") or (base.get("params") if base["id"][:4] in ("701.", "702.") else "")
-        if params:
+        # Parameters follow the keyword as printed ("Equip {1}"), not an
+        # inflected form ("Equipped creature").
+        if params and _as_printed(text[start:end], m, base):
             end = _params(text, end, params)
         if n == 1 and word in ("die",) and i > 0 and toks[i - 1][2] in ("a", "sided", "six"):
             i += 1
@@ -560,6 +579,11 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         while i < len(toks) and toks[i][0] < end:
             i += 1
     return found
+
+
+def _as_printed(surface: str, m: dict[str, Any], base: dict[str, Any]) -> bool:
+    s = " ".join(surface.lower().split())
+    return s == m["term"].lower() or s == base["term"].lower() or s.endswith("cycling")
 
 
 def _adjacent(text: str, toks: list[tuple[int, int, str]]) -> bool:
