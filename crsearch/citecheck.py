@@ -5,8 +5,8 @@ Citations rot as the rules are renumbered: "502.9b" (trample, 2003) is
 accepts (``CR 702.19c``, ``rule 702.19c``, ``§702.19c``, ``702.19 c``,
 ranges such as ``601.2f-h`` and lists) using ``numbers.find_references``,
 with extra care against numbers that only look like rules (prices, versions,
-measures): a bare number without a subrule letter counts only when the line
-also speaks of rules.  ``check`` compares each cited id with the release in
+measures): a bare number without a subrule letter counts only when its
+paragraph also speaks of rules.  ``check`` compares each cited id with the release in
 effect when the text was written and follows it to today's number through
 ``history.trace_forward``; ``fix`` renumbers the moved ones and changes
 nothing else.
@@ -23,7 +23,7 @@ from crsearch.errors import BadInput
 
 MAX_BYTES = 5_000_000
 
-# Words that say a line is about the rules, so a bare "601.2" there is a rule.
+# Words that say a paragraph is about the rules, so a bare "601.2" there is a rule.
 _CONTEXT = re.compile(r"\b(?:rules?|CR|comprehensive|subrules?|section)\b|§", re.IGNORECASE)
 # "702.19 c": a subrule letter after a space, as judges sometimes write it.
 _SPACED_LETTER = re.compile(r" ([b-km-np-z])(?=$|[\s.,;:)\]])")
@@ -83,9 +83,8 @@ def find(text: str) -> list[Citation]:
         n = bisect.bisect_right(line_starts, pos) - 1
         return n + 1, pos - line_starts[n] + 1
 
+    bounds = _paragraphs(text)
     for start, _end, printed, spans in numbers.find_references(text):
-        line_no, _ = where(start)
-        line = text[line_starts[line_no - 1]:text.find("\n", start) if "\n" in text[start:] else len(text)]
         keyword = bool(re.match(r"(?i)(?:sub)?rules?|sections?|cr|§", printed))
         # The positions of the printed numbers, in order.
         marks = list(re.finditer(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])", printed))
@@ -105,10 +104,11 @@ def find(text: str) -> list[Citation]:
             kind = numbers.kind(id)
             if not keyword:
                 # A bare number: only a subrule, or a rule on a line that speaks
-                # of rules ("version 2.0", "$120.50" and "100.5 km" are not).
+                # of rules, in its paragraph ("$120.50" and "100.5 km" are not).
                 if kind in ("section", "chapter"):
                     continue
-                if kind == "rule" and not _CONTEXT.search(line) and not _parenthesised(text, a, b):
+                if (kind == "rule" and not _CONTEXT.search(_paragraph(text, a, bounds))
+                        and not _parenthesised(text, a, b)):
                     continue
             # "702.19 c": a spaced subrule letter.
             if kind == "rule":
@@ -129,6 +129,27 @@ def _same(tok: str, id: str) -> bool:
         return numbers.normalize(tok) == id
     except BadInput:
         return False
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+
+
+def _paragraphs(text: str) -> tuple[list[int], list[int]]:
+    """Where paragraphs start and end (between blank lines), for ``_paragraph``."""
+    starts, ends = [0], []
+    for m in _BLANK_LINE.finditer(text):
+        ends.append(m.start())
+        starts.append(m.end())
+    ends.append(len(text))
+    return starts, ends
+
+
+def _paragraph(text: str, pos: int, bounds: tuple[list[int], list[int]]) -> str:
+    """The paragraph around ``pos``."""
+    import bisect
+
+    k = max(0, bisect.bisect_right(bounds[0], pos) - 1)
+    return text[bounds[0][k]:bounds[1][k]]
 
 
 def _parenthesised(text: str, a: int, b: int) -> bool:
@@ -170,15 +191,28 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
             for c in group:
                 _settle(c, now, date, lib_now, removed)
     if orphans:
-        # Not in today's rules: maybe a number from an older release.
-        older = [s for s in store.releases() if s.effective_date < latest.effective_date]
+        # Not in today's rules: maybe a number from an older release, the
+        # newest that has it.  Each release's id list is read once.
+        homes: dict[str, str] = {}
+        wanted = {c.id for c in orphans}
+        for s in reversed(store.releases()[:-1]):
+            if not wanted:
+                break
+            have = wanted & set(s.meta()["rule_ids"])
+            for id in have:
+                homes[id] = s.effective_date
+            wanted -= have
+        by_home: dict[str, list[str]] = {}
+        for id, date in homes.items():
+            by_home.setdefault(date, []).append(id)
+        traced_old: dict[str, tuple[str | None, str]] = {}
+        for date, group_ids in by_home.items():
+            traced_old.update(trace_forward(store, group_ids, date))
         for c in orphans:
-            home = next((s for s in reversed(older) if c.id in set(s.meta()["rule_ids"])), None)
-            if home is None:
+            if c.id not in traced_old:
                 c.status, c.nearest = "missing", lib_now.suggestions(c.id)
-                continue
-            now, date = trace_forward(store, [c.id], home.effective_date).get(c.id, (None, ""))
-            _settle(c, now, date, lib_now, removed)
+            else:
+                _settle(c, *traced_old[c.id], lib_now, removed)
     problems = sum(1 for c in cites if c.status != "ok")
     return {"release": base.effective_date, "latest": latest.effective_date,
             "citations": [c.to_dict() for c in cites], "problems": problems,

@@ -208,9 +208,10 @@ def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str
 
     Returns ``{id: (id_now_or_None, date)}``: today's number (None when the
     rule was removed, ``date`` then being the release that removed it).  Ids
-    the release in effect on ``at`` does not have are left out.  Steps where
-    the rule keeps its number and its text cost one dictionary lookup; only
-    the others pair chapters as ``rule_history`` does.
+    the release in effect on ``at`` does not have are left out.  A step where
+    a rule keeps its number and its text costs a dictionary lookup; the
+    others pair each chapter once per step (as ``rule_history`` does), and
+    the whole release only for rules that seem to vanish.
     """
     if hasattr(releases, "releases") and callable(releases.releases):
         releases = releases.releases()
@@ -226,21 +227,48 @@ def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str
     anchor = upto[-1]
     current = {i: i for i in ids if i in versions[anchor].ids()}
     out: dict[str, tuple[str | None, str]] = {}
+    texts: dict[tuple[int, str], dict[str, str]] = {}
+
+    def text_of(k: int, id: str) -> str | None:
+        ch = id.split(".", 1)[0]
+        if (k, ch) not in texts:
+            v = versions[k]
+            if hasattr(v.source, "chapter_dicts") and ch not in v._chapters:
+                # The stored dicts: no need to build a thousand Rule objects.
+                texts[(k, ch)] = {d["id"]: d["text"] for d in v.source.chapter_dicts(ch)}
+            else:
+                texts[(k, ch)] = {r.id: r.text for r in v.chapter(ch)}
+        return texts[(k, ch)].get(id)
+
     for k in range(anchor + 1, len(versions)):
         old, new = versions[k - 1], versions[k]
-        for start, cur in list(current.items()):
-            if cur in new.ids():
-                ch = cur.split(".", 1)[0]
-                o = next((r for r in old.chapter(ch) if r.id == cur), None)
-                n = next((r for r in new.chapter(ch) if r.id == cur), None)
-                if o is not None and n is not None and o.text == n.text:
+        pending: dict[str, list[str]] = {}
+        for start, cur in current.items():
+            if cur in new.ids() and text_of(k - 1, cur) == text_of(k, cur):
+                continue
+            pending.setdefault(cur.split(".", 1)[0], []).append(start)
+        whole: dict[str, str] | None = None
+        for ch, starts in pending.items():
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+            moved = {o.id: n.id for o, n, _ in pairs if o is not None and n is not None}
+            for start in starts:
+                cur = current[start]
+                if cur in moved:
+                    current[start] = moved[cur]
                     continue
-            _, n_rule, _ = _step(old, new, cur, forward=True)
-            if n_rule is None:
-                out[start] = (None, new.date)
-                del current[start]
-            else:
-                current[start] = n_rule.id
+                # Gone from its chapter: it may have moved to another one.  The
+                # whole releases are paired once per step, for all such rules.
+                if whole is None:
+                    o_rel, n_rel = old.full(), new.full()
+                    _, cmap = _headings(o_rel.chapters, n_rel.chapters, "chapter")
+                    whole = {o.id: n.id for o, n, _ in pair_rules(o_rel.rules, n_rel.rules, cmap)
+                             if o is not None and n is not None}
+                if cur in whole:
+                    current[start] = whole[cur]
+                else:
+                    out[start] = (None, new.date)
+        for start in out:
+            current.pop(start, None)
     for start, cur in current.items():
         out[start] = (cur, versions[-1].date)
     return out
