@@ -469,8 +469,28 @@ def _write_cache(path: Any, data: dict[str, Any]) -> None:
 
 
 def export(release: Any) -> dict[str, Any]:
-    """The term table for the site's offline explain page (``explain-terms.js``)."""
-    return build(release)
+    """The site's offline explain page data (``explain-terms.js``): the term
+    table, each meaning's URL on the site, and the hand-written tables that
+    ``explain.js`` needs to match exactly as ``find`` does."""
+    from crsearch.site import Urls
+
+    table = build(release)
+    urls = Urls(release)
+    link: dict[str, str] = {}
+    for m in table["meanings"].values():
+        id = m["id"].split("#", 1)[0]
+        if urls.exists(id):
+            link[m["id"]] = urls.url_for(id)
+    return {**table, "urls": link, "irregular": IRREGULAR,
+            "counter_verb_next": sorted(COUNTER_VERB_NEXT),
+            "counter_verb_prev": sorted(COUNTER_VERB_PREV),
+            "exile_zone_prev": sorted(EXILE_ZONE_PREV), "not_a_kind": sorted(NOT_A_KIND)}
+
+
+def site_files(release: Any) -> dict[str, bytes]:
+    """The explain page's data file for ``site.render`` (the page itself is a template)."""
+    data = json.dumps(export(release), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return {"explain-terms.js": f"window.CRSEARCH_EXPLAIN={data};\n".encode("utf-8")}
 
 
 # -- finding terms ----------------------------------------------------------------
@@ -694,4 +714,4 @@ def explain(stored: Any, text: str) -> dict[str, Any]:
 
 
 __all__ = ["ALIASES", "GENERIC", "build", "check_text", "explain", "export", "find", "key_of",
-           "lemma", "short_definition", "table_for", "tokens"]
+           "lemma", "short_definition", "site_files", "table_for", "tokens"]
