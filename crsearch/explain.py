@@ -27,7 +27,7 @@ from typing import Any
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
-FORMAT = 5
+FORMAT = 6
 CACHE_NAME = "explain-terms.json"
 MAX_TEXT = 20_000  # characters: a card's text is a few hundred
 
@@ -320,7 +320,7 @@ def build(release: Any) -> dict[str, Any]:
         if not definition:
             first = rules.get(f"{c.id}.1")
             definition = cite(short_definition(first.text), first.id) if first is not None else ""
-        t.add(c.title, c.id, kinds[c.section], definition)
+        t.add(c.title, c.id, "counter" if key == "counter" else kinds[c.section], definition)
 
     # Supertypes and subtypes: the lists in 205.4a and 205.3.
     for rid, marker, kind in (("205.4a", "The supertypes are ", "supertype"),
@@ -580,7 +580,7 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
             i += 1
             continue
         m = meanings[id]
-        if word == "counter" and n == 1 and m["kind"] == "game concept":
+        if word == "counter" and n == 1 and m["kind"] == "counter":
             start, id = _counter_kind(text, toks, i, start, keys, meanings, id)
             m = meanings[id]
             if found and found[-1]["span"][1] > start:
@@ -638,7 +638,7 @@ def _choose(ids: list[str], toks: list[tuple[int, int, str]], i: int, n: int, te
                 or (raw in ("counter",) and (nxt in COUNTER_VERB_NEXT or prev in COUNTER_VERB_PREV)))
         if verb and "keyword action" in by_kind:
             return by_kind["keyword action"]
-        return by_kind.get("game concept", ids[0])
+        return by_kind.get("counter", ids[0])
     if word == "exil":
         if (prev in EXILE_ZONE_PREV or nxt == "zone") and raw == "exile" and "zone" in by_kind:
             return by_kind["zone"]

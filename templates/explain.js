@@ -107,7 +107,7 @@
       var verb = raw === "countered" || raw === "countering" ||
         (raw === "counter" && (VERB_NEXT.has(nxt) || VERB_PREV.has(prev)));
       if (verb && byKind["keyword action"]) return byKind["keyword action"];
-      return byKind["game concept"] || ids[0];
+      return byKind.counter || ids[0];
     }
     if (word === "exil") {
       if ((ZONE_PREV.has(prev) || nxt === "zone") && raw === "exile" && byKind.zone) return byKind.zone;
@@ -181,7 +181,7 @@
       var end = toks[i + n - 1][1];
       var id = choose(hit[1], toks, i, n, text);
       var m = T.meanings[id];
-      if (word === "counter" && n === 1 && m.kind === "game concept") {
+      if (word === "counter" && n === 1 && m.kind === "counter") {
         var ck = counterKind(text, toks, i, start, id);
         start = ck[0]; id = ck[1]; m = T.meanings[id];
         if (found.length && found[found.length - 1].span[1] > start) found.pop();
