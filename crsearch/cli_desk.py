@@ -22,15 +22,19 @@ def _state(ctx: click.Context) -> Any:
     return ctx.find_object(_cli().State)
 
 
-def _read_input(source: str, what: str) -> tuple[bytes, str]:
-    """Bytes of ``-`` (stdin) or a file, or BadInput."""
+def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
+    """Bytes of ``-`` (stdin) or a file, at most ``limit`` + 1 of them, or BadInput.
+
+    Reading stops after the limit, so a huge input costs no memory; the
+    caller sees one byte too many and says the input is too large.
+    """
     from crsearch.errors import BadInput
 
     if source == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
+        return sys.stdin.buffer.read(limit + 1), "<stdin>"
     try:
         with open(source, "rb") as f:
-            return f.read(), source
+            return f.read(limit + 1), source
     except IsADirectoryError:
         raise BadInput(f"{source} is a folder, not a {what}") from None
     except OSError as e:
@@ -96,7 +100,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
     cli = _cli()
     if text == ("-",):
-        data, name = _read_input("-", "text")
+        data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
         if b"\x00" in data:
             from crsearch.errors import BadInput
 
@@ -163,7 +167,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     cli = _cli()
     if fix and file == "-":
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
-    data, name = _read_input(file, "text file")
+    data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
     text, encoding = citecheck.read_text(data, name)
     store = _state(ctx).store()
     if as_of is not None:

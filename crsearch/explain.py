@@ -27,7 +27,7 @@ from typing import Any
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
-FORMAT = 6
+FORMAT = 7
 CACHE_NAME = "explain-terms.json"
 MAX_TEXT = 20_000  # characters: a card's text is a few hundred
 
@@ -316,11 +316,13 @@ def build(release: Any) -> dict[str, Any]:
         if c.section not in kinds or c.title.lower() == "general":
             continue
         key = key_of(c.title)
+        # Named as the glossary names it: "Target", not the chapter's "Targets".
+        name = glossary[key].term if key in glossary else c.title
         definition = gloss_def(key, c.id)
         if not definition:
             first = rules.get(f"{c.id}.1")
             definition = cite(short_definition(first.text), first.id) if first is not None else ""
-        t.add(c.title, c.id, "counter" if key == "counter" else kinds[c.section], definition)
+        t.add(name, c.id, "counter" if key == "counter" else kinds[c.section], definition)
 
     # Supertypes and subtypes: the lists in 205.4a and 205.3.
     for rid, marker, kind in (("205.4a", "The supertypes are ", "supertype"),
@@ -497,13 +499,13 @@ def site_files(release: Any) -> dict[str, bytes]:
 
 _PARAM_N = re.compile(r"[ \u00a0]+(?:[0-9]+|X)\b")
 _PARAM_COST = re.compile(r"[ \u00a0]*(?:\{[^{}\s]{1,8}\})+")
-_PARAM_DASH = re.compile(r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\n(]+")
+_PARAM_DASH = re.compile(r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\r\n(]+")
 _PARAM_WORDS = {
     "f": re.compile(r"[ \u00a0]+from [^,.;:\n(]+?(?:(?: and|,)(?: from)? [^,.;:\n(]+?)*(?=$|[,.;:\n(]| and [a-z]+ )"),
     "o": re.compile(r"[ \u00a0]+(?:for|onto) [\w’'-]+"),
     "w": re.compile(r"[ \u00a0]+with [^{\n.,]+?(?= ?\{|$|[\n.,])"),
     "a": re.compile(r"[ \u00a0]+an? [\w’'-]+(?: [\w’'-]+)?(?=$|[,.;:\n(])"),
-    "e": re.compile(r"[ \u00a0]+[^.\n(]+"),
+    "e": re.compile(r"[ \u00a0]+[^.\r\n(]+"),
 }
 
 

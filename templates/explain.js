@@ -47,13 +47,13 @@
   function sticky(source) { return new RegExp(source, "uy"); }
   var P_N = sticky("[ \\u00a0]+(?:[0-9]+|X)(?![\\p{L}\\p{N}_])");
   var P_COST = sticky("[ \\u00a0]*(?:\\{[^{}\\s]{1,8}\\})+");
-  var P_DASH = sticky("[ \\u00a0]*[\\u2014\\u2013][ \\u00a0]*[^.:\\n(]+");
+  var P_DASH = sticky("[ \\u00a0]*[\\u2014\\u2013][ \\u00a0]*[^.:\\r\\n(]+");
   var P_WORDS = {
     f: sticky("[ \\u00a0]+from [^,.;:\\n(]+?(?:(?: and|,)(?: from)? [^,.;:\\n(]+?)*(?=$|[,.;:\\n(]| and [a-z]+ )"),
     o: sticky("[ \\u00a0]+(?:for|onto) [\\p{L}\\p{N}_\\u2019'-]+"),
     w: sticky("[ \\u00a0]+with [^{\\n.,]+?(?= ?\\{|$|[\\n.,])"),
     a: sticky("[ \\u00a0]+an? [\\p{L}\\p{N}_\\u2019'-]+(?: [\\p{L}\\p{N}_\\u2019'-]+)?(?=$|[,.;:\\n(])"),
-    e: sticky("[ \\u00a0]+[^.\\n(]+")
+    e: sticky("[ \\u00a0]+[^.\\r\\n(]+")
   };
   function at(re, text, pos) { re.lastIndex = pos; var m = re.exec(text); return m ? re.lastIndex : -1; }
 

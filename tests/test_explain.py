@@ -187,3 +187,32 @@ def test_cite_quotes_the_definitions_source(latest_data_dir):
     r = run(latest_data_dir, "explain", "Sacrifice a creature.", "--cite")
     assert r.exit_code == 0, r.output
     assert "CR glossary, “Sacrifice” (effective 2026-08-07): To move a permanent" in r.output
+
+
+def test_windows_line_endings_stay_out_of_parameters(table):
+    assert ("Enchant creature", "702.5") in terms("Enchant creature\r\nFlying", table)
+
+
+def test_terms_are_named_as_the_glossary_names_them(table):
+    target = next(t for t in explain.find("Destroy target creature.", table) if t["id"] == "115")
+    assert target["term"] == "Target"
+
+
+def test_on_a_terminal_the_text_comes_first_with_terms_marked(latest_data_dir):
+    import click
+
+    from crsearch.cli_desk import render_explain
+    from crsearch.store import Store
+
+    result = explain.explain(Store(latest_data_dir).pick(), "Flying, ward {2}")
+    shown = render_explain(result, 80, tty=True)
+    first = shown.splitlines()[0]
+    assert click.unstyle(first) == "Flying[1], ward {2}[2]"
+    assert "\x1b[" in first  # highlighted
+    assert "\x1b[" in render_explain(result, None, tty=False)  # styles; the CLI strips them when piped
+    assert "Flying[1]" not in click.unstyle(render_explain(result, None, tty=False))
+
+
+def test_huge_stdin_is_refused_without_reading_it_all(latest_data_dir):
+    r = run(latest_data_dir, "explain", "-", input="Flying " * 200_000)
+    assert r.exit_code == 2 and "too long" in r.output
