@@ -165,7 +165,6 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
     (``removed`` gives the date).  Without ``as_of``, an id that today's
     rules lack but an older release has is followed from that release.
     """
-    from crsearch.history import trace_forward
     from crsearch.lookup import Library
 
     latest = store.pick(None)
@@ -184,8 +183,9 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
         elif base is not latest:
             follow.setdefault(c.id, []).append(c)
     removed: dict[str, str] = {}
+    cache = _TraceCache(store, latest)
     if follow:
-        traced = trace_forward(store, sorted(follow), base.effective_date)
+        traced = cache.trace(sorted(follow), base.effective_date)
         for id, group in follow.items():
             now, date = traced.get(id, (id, latest.effective_date))
             for c in group:
@@ -194,7 +194,14 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
         # Not in today's rules: maybe a number from an older release, the
         # newest that has it.  Each release's id list is read once.
         homes: dict[str, str] = {}
-        wanted = {c.id for c in orphans}
+        wanted = set()
+        for c in orphans:
+            known = cache.data.get(f"home|{c.id}")
+            if known is None:
+                wanted.add(c.id)
+            elif known[1]:
+                homes[c.id] = known[1]
+        asked = set(wanted)
         for s in reversed(store.releases()[:-1]):
             if not wanted:
                 break
@@ -202,21 +209,95 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
             for id in have:
                 homes[id] = s.effective_date
             wanted -= have
+        for id in asked:  # remembered, found or not
+            cache.data[f"home|{id}"] = [id, homes.get(id, "")]
+            cache.dirty = True
         by_home: dict[str, list[str]] = {}
         for id, date in homes.items():
             by_home.setdefault(date, []).append(id)
         traced_old: dict[str, tuple[str | None, str]] = {}
         for date, group_ids in by_home.items():
-            traced_old.update(trace_forward(store, group_ids, date))
+            traced_old.update(cache.trace(group_ids, date))
         for c in orphans:
             if c.id not in traced_old:
                 c.status, c.nearest = "missing", lib_now.suggestions(c.id)
             else:
                 _settle(c, *traced_old[c.id], lib_now, removed)
+    cache.save()
     problems = sum(1 for c in cites if c.status != "ok")
     return {"release": base.effective_date, "latest": latest.effective_date,
             "citations": [c.to_dict() for c in cites], "problems": problems,
             "removed": removed}
+
+
+class _TraceCache:
+    """Where rules went, remembered next to the latest release.
+
+    Following a rule through a hundred releases takes a while; a text checked
+    again (in CI, say) asks the same questions.  The answers hold as long as
+    the same releases are imported, so the cache keeps the catalog's folder
+    names and is dropped when they change.  Written atomically; a read-only
+    data folder just goes without.
+    """
+
+    NAME = "cite-check-cache.json"
+
+    def __init__(self, store: Any, latest: Any):
+        import json
+
+        self.store, self.path = store, latest.path / self.NAME
+        self.signature = [r["dir"] for r in store.catalog()]
+        self.data: dict[str, list[Any]] = {}
+        self.dirty = False
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                saved = json.load(f)
+            if saved.get("releases") == self.signature:
+                self.data = saved.get("traced", {})
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def trace(self, ids: list[str], at: str) -> dict[str, tuple[str | None, str]]:
+        from crsearch.history import trace_forward
+
+        out: dict[str, tuple[str | None, str]] = {}
+        todo = []
+        for id in ids:
+            hit = self.data.get(f"{at}|{id}")
+            if hit is None:
+                todo.append(id)
+            elif hit[1]:  # [now, date]; an empty date marks "not in that release"
+                out[id] = (hit[0], hit[1])
+        if todo:
+            traced = trace_forward(self.store, todo, at)
+            for id in todo:
+                now, date = traced.get(id, (None, ""))
+                self.data[f"{at}|{id}"] = [now, date]
+                if date:
+                    out[id] = (now, date)
+            self.dirty = True
+        return out
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        import json
+        import tempfile
+
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".cite-check-", dir=self.path.parent)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"releases": self.signature, "traced": self.data}, f, sort_keys=True)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self.path)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _settle(c: Citation, now: str | None, date: str, lib_now: Any,

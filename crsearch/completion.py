@@ -60,6 +60,7 @@ def terms(stored: Any) -> dict[str, list[str]]:
         fd, tmp = tempfile.mkstemp(prefix=".completion-", dir=stored.path)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, ensure_ascii=False)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only data folder: complete without the cache

@@ -461,6 +461,7 @@ def _write_cache(path: Any, data: dict[str, Any]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+        os.chmod(tmp, 0o644)  # like the release's other files, not mkstemp's 0600
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -156,3 +156,31 @@ def test_bad_input_gets_a_clear_message(old_and_new, tmp_path, setup, args, code
     r = run(old_and_new, "cite-check", str(f), *args)
     assert r.exit_code == code, r.output
     assert message in r.output and "Traceback" not in r.output
+
+
+def test_where_rules_went_is_remembered_until_the_releases_change(old_and_new, monkeypatch,
+                                                                  tmp_path):
+    import shutil
+
+    from crsearch import history
+    from crsearch.store import Store
+
+    data = tmp_path / "data"
+    shutil.copytree(old_and_new, data)
+    store = Store(data)
+    first = citecheck.check(store, "rule 502.2", as_of="2003-06-01")
+    assert (store.pick().path / "cite-check-cache.json").is_file()
+
+    def boom(*args, **kwargs):
+        raise AssertionError("traced again")
+
+    monkeypatch.setattr(history, "trace_forward", boom)
+    assert citecheck.check(store, "rule 502.2", as_of="2003-06-01") == first
+    # Another release imported: the answers may differ, so they are traced again.
+    from crsearch.sources import Source
+    from crsearch.update import import_sources
+
+    path = ARCHIVE / "2015-03-27.txt"
+    import_sources([Source(path.name, path.read_bytes())], store, build_index=False, jobs=1)
+    with pytest.raises(AssertionError, match="traced again"):
+        citecheck.check(store, "rule 502.2", as_of="2003-06-01")
