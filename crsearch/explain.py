@@ -27,7 +27,7 @@ from typing import Any
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
-FORMAT = 7
+FORMAT = 8
 CACHE_NAME = "explain-terms.json"
 MAX_TEXT = 20_000  # characters: a card's text is a few hundred
 
@@ -72,7 +72,7 @@ IRREGULAR = {
     "casts": "cast", "countered": "counter", "this": "this", "was": "was", "has": "has",
     "is": "is", "its": "its", "his": "his", "as": "as", "us": "us", "less": "less",
     "unless": "unless", "status": "status", "bonus": "bonus", "plus": "plus",
-    "exiled": "exile", "cards": "card",
+    "exiled": "exile", "cards": "card", "surveilled": "surveil", "surveilling": "surveil",
 }
 
 #: Words after "counter" that make it the keyword action, not a marker.
@@ -110,6 +110,7 @@ def lemma(word: str) -> str:
     w = word.lower().replace("\u2019", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    suffix = False
     if w in IRREGULAR:
         w = IRREGULAR[w]
     elif len(w) > 3 and w.isalpha():
@@ -120,12 +121,13 @@ def lemma(word: str) -> str:
         elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         elif w.endswith("ing") and len(w) > 5:
-            w = w[:-3]
+            w, suffix = w[:-3], True
         elif w.endswith("ed") and len(w) > 4:
-            w = w[:-2]
+            w, suffix = w[:-2], True
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+    # "tapped" is tap, but "milled" stays mill and "roll" is not "role".
+    if suffix and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeioulsz":
         w = w[:-1]
     return w
 
@@ -594,7 +596,8 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         # inflected form ("Equipped creature").
         if params and _as_printed(text[start:end], m, base):
             end = _params(text, end, params)
-        if n == 1 and word in ("die",) and i > 0 and toks[i - 1][2] in ("a", "sided", "six"):
+        if n == 1 and word == "die" and i > 0 and text[toks[i - 1][0]:toks[i - 1][1]].lower() in (
+                "a", "sided", "the", "six", "twenty", "that"):  # "roll a six-sided die"
             i += 1
             continue
         found.append(_term(text, start, end, m))

@@ -17,17 +17,19 @@
   function lemma(word) {
     var w = word.toLowerCase().replace(/\u2019/g, "'");
     if (w.endsWith("'s")) w = w.slice(0, -2);
+    var suffix = false;
     if (Object.prototype.hasOwnProperty.call(IRREGULAR, w)) {
       w = IRREGULAR[w];
     } else if (w.length > 3 && ALPHA.test(w)) {
       if ((w.endsWith("ies") || w.endsWith("ied")) && w.length > 4) w = w.slice(0, -3) + "y";
       else if (/(sses|ches|shes|xes|zes)$/.test(w)) w = w.slice(0, -2);
       else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-      else if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
-      else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+      else if (w.endsWith("ing") && w.length > 5) { w = w.slice(0, -3); suffix = true; }
+      else if (w.endsWith("ed") && w.length > 4) { w = w.slice(0, -2); suffix = true; }
     }
     if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
-    if (w.length > 3 && w[w.length - 1] === w[w.length - 2] && "aeiou".indexOf(w[w.length - 1]) < 0) {
+    if (suffix && w.length > 3 && w[w.length - 1] === w[w.length - 2] &&
+        "aeioulsz".indexOf(w[w.length - 1]) < 0) {
       w = w.slice(0, -1);
     }
     return w;
@@ -189,7 +191,8 @@
       var b = T.meanings[base(m.id)] || m;
       var shape = m.params || (/^70[12]\./.test(b.id) ? (b.params || "") : "");
       if (shape && asPrinted(text.slice(start, end), m, b)) end = params(text, end, shape);
-      if (n === 1 && word === "die" && i > 0 && ["a", "sided", "six"].indexOf(toks[i - 1][2]) >= 0) {
+      if (n === 1 && word === "die" && i > 0 && ["a", "sided", "the", "six", "twenty", "that"]
+          .indexOf(text.slice(toks[i - 1][0], toks[i - 1][1]).toLowerCase()) >= 0) {
         i += 1;
         continue;
       }

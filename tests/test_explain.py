@@ -216,3 +216,10 @@ def test_on_a_terminal_the_text_comes_first_with_terms_marked(latest_data_dir):
 def test_huge_stdin_is_refused_without_reading_it_all(latest_data_dir):
     r = run(latest_data_dir, "explain", "-", input="Flying " * 200_000)
     assert r.exit_code == 2 and "too long" in r.output
+
+
+def test_words_that_only_look_alike_stay_apart(table):
+    assert "303.7" not in ids_of("Roll a six-sided die.", table)  # roll is not Role
+    assert "700.4" not in ids_of("Roll a six-sided die.", table)  # a die is not dies
+    assert ("milled", "701.17") in terms("If a card was milled this turn,", table)
+    assert ("surveilled", "701.25") in terms("if you surveilled this turn", table)
