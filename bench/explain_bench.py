@@ -41,6 +41,7 @@ ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
 LATEST = ARCHIVE / "2026-08-07.txt"
 CARDS = Path(__file__).resolve().parent / "explain_cards.txt"
 HELDOUT = Path(__file__).resolve().parent / "explain_heldout.txt"
+HELDOUT2 = Path(__file__).resolve().parent / "explain_heldout2.txt"
 
 
 def load_cards(path: Path = CARDS) -> list[dict]:
@@ -126,7 +127,8 @@ def main() -> None:
     table = explain.build(release)
     build_s = time.perf_counter() - t
     cards = load_cards()
-    for label, path in (("development", CARDS), ("held-out", HELDOUT)):
+    for label, path in (("development", CARDS), ("held-out", HELDOUT),
+                        ("second held-out", HELDOUT2)):
         s = score(load_cards(path), table, show=args.show)
         print(f"explain on {s['cards']} {label} cards ({s['gold']} hand-annotated terms, "
               f"{s['found']} found), release {release.effective_date}")
