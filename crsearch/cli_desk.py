@@ -257,13 +257,13 @@ def overview(ctx: click.Context) -> str:
         rows, store = [], None
         lines.append(f"Releases: unreadable ({e})")
     if store is not None and rows:
+        lines.append(f"Releases: {len(rows)} stored in {store.root} "
+                     f"({rows[0]['effective_date']} … {rows[-1]['effective_date']}).")
         try:
             current = store.pick(state.release_date).effective_date
-        except CRSearchError:
-            current = rows[-1]["effective_date"]
-        lines.append(f"Releases: {len(rows)} stored in {store.root} "
-                     f"({rows[0]['effective_date']} … {rows[-1]['effective_date']}); "
-                     f"using {click.style(current, fg='cyan', bold=True)}.")
+            lines[-1] = lines[-1][:-1] + f"; using {click.style(current, fg='cyan', bold=True)}."
+        except CRSearchError as e:
+            lines.append(f"--release {state.release_date}: {e}")
     elif store is not None:
         lines.append(f"Releases: none stored in {store.root} yet. Import one first:")
         lines.append("  crsearch update                  # the current release, downloaded")

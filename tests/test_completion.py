@@ -66,3 +66,9 @@ def test_crsearch_alone_without_releases_says_how_to_import(tmp_path):
     r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path)])
     assert r.exit_code == 0, r.output
     assert "none stored" in r.output and "crsearch update" in r.output
+
+
+def test_crsearch_alone_says_when_release_picks_nothing(latest_data_dir):
+    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "--release", "2001-01-01"])
+    assert r.exit_code == 0, r.output
+    assert "--release 2001-01-01: no imported release was in effect" in r.output
