@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from crsearch import __version__
+from crsearch.completion import complete_rule_ids
 from crsearch.errors import CRSearchError, NotFound
 from crsearch.terminal import printable
 
@@ -49,7 +50,7 @@ def _width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff")
+_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff", "crsearch.cli_desk")
 
 
 class _Group(click.Group):
@@ -212,7 +213,8 @@ class State:
 pass_state = click.make_pass_decorator(State)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.option("--data-dir", type=click.Path(file_okay=False), envvar="CRSEARCH_DATA",
               help="Where imported releases live (default: your user data folder).")
 @click.option("--release", "release", metavar="DATE",
@@ -228,6 +230,10 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
         crsearch rule 702.19c
     """
     ctx.obj = State(data_dir, release)
+    if ctx.invoked_subcommand is None:  # `crsearch` alone: what it can do, what is stored
+        from crsearch.cli_desk import overview
+
+        emit(overview(ctx))
 
 
 # -- update ----------------------------------------------------------------
@@ -370,11 +376,17 @@ def _download_progress() -> _Progress:
 
 # -- rule ------------------------------------------------------------------
 @cli.command()
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1, required=True, shell_complete=complete_rule_ids)
 @click.option("--no-children", is_flag=True, help="Show only the rule itself, not its subrules.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+              flag_value="plain", default=None,
+              help="Paste-ready quotes (--cite=md: Markdown with links to the site).")
+@click.option("--site-url", metavar="URL", default=None,
+              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
 @pass_state
-def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -> None:
+def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool,
+         cite_fmt: str | None = None, site_url: str | None = None) -> None:
     """Show rules by number: 702.19c, "CR 702.19", 510.1c-d, 702 or 7.
 
     \b
@@ -382,12 +394,19 @@ def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -
         crsearch rule 702.19c
         crsearch rule "601.2f–h" 119.7-8
         crsearch rule 702.2 --no-children --json
+        crsearch rule 702.19c --cite=md
     """
     from crsearch.lookup import Library
     from crsearch.numbers import join_words
 
     # `crsearch rule CR 702.19 c` arrives as three words but names one rule.
     found = Library(state.stored()).lookup(join_words(ids), children=not no_children)
+    if cite_fmt:
+        from crsearch.cite import quote_item, site_url as base
+
+        emit("\n".join(quote_item(i, found.release, cite_fmt, base(site_url))
+                       for i in found.items), page=False)
+        return
     if as_json:
         from crsearch.output import item_json
 

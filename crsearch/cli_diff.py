@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from crsearch.completion import complete_rule_ids
+
 
 def _cli():
     from crsearch import cli
@@ -301,7 +303,7 @@ def diff(ctx: click.Context, old: str | None, new: str | None, kind: str, no_cos
 
 
 @click.command()
-@click.argument("id")
+@click.argument("id", shell_complete=complete_rule_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def history(ctx: click.Context, id: str, as_json: bool) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from crsearch.completion import complete_glossary, complete_keywords
+
 
 def _cli():
     from crsearch import cli
@@ -85,8 +87,14 @@ def _engine(state):
 @click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True,
               help="How many results to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+              flag_value="plain", default=None,
+              help="Paste-ready quotes of the results (--cite=md: Markdown with links).")
+@click.option("--site-url", metavar="URL", default=None,
+              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
 @click.pass_context
-def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool,
+           cite_fmt: str | None = None, site_url: str | None = None) -> None:
     """Search the rules: a keyword, term, question, rule number or pasted text.
 
     Understands rule numbers in any form ("CR 702.19c", "§702.19c", 510.1c-d),
@@ -100,6 +108,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search "deathtouch trample" --limit 5
         crsearch search "can a tapped creature block"
         crsearch search kind:glossary lethal damage --json
+        crsearch search trample --limit 3 --cite
     """
     from crsearch.errors import BadInput, NotFound
 
@@ -117,12 +126,17 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
     if not result.results:
         hint = [result.suggestion] if result.suggestion else []
         raise NotFound(f"nothing in the {result.release} rules matches {text[:80]!r}", hint)
+    if cite_fmt:
+        from crsearch.cite import cite_hits
+
+        cli.emit(cite_hits(state.stored(), result.results, cite_fmt, site_url), page=False)
+        return
     cli.emit(render_search(result, cli._width()))
 
 
 # -- define ------------------------------------------------------------------
 @click.command()
-@click.argument("term", nargs=-1, required=True)
+@click.argument("term", nargs=-1, required=True, shell_complete=complete_glossary)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
@@ -181,7 +195,7 @@ def _keyword_rules(stored) -> list:
 
 
 @click.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=complete_keywords)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:

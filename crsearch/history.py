@@ -201,4 +201,77 @@ def _suggest(target: str, ids: set[str], limit: int = 5) -> list[str]:
     return out[:limit]
 
 
-__all__ = ["HistoryEntry", "rule_history"]
+
+
+def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str | None, str]]:
+    """Follow rule ids written on date ``at`` to the latest release, in one pass.
+
+    Returns ``{id: (id_now_or_None, date)}``: today's number (None when the
+    rule was removed, ``date`` then being the release that removed it).  Ids
+    the release in effect on ``at`` does not have are left out.  A step where
+    a rule keeps its number and its text costs a dictionary lookup; the
+    others pair each chapter once per step (as ``rule_history`` does), and
+    the whole release only for rules that seem to vanish.
+    """
+    if hasattr(releases, "releases") and callable(releases.releases):
+        releases = releases.releases()
+    versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
+    from crsearch.store import normalize_date
+
+    day = normalize_date(at)
+    upto = [k for k, v in enumerate(versions) if v.date <= day]
+    if not upto:
+        raise NotFound(f"no release was in effect on {day}; the earliest is "
+                       f"{versions[0].date if versions else 'none'}",
+                       [versions[0].date] if versions else [])
+    anchor = upto[-1]
+    current = {i: i for i in ids if i in versions[anchor].ids()}
+    out: dict[str, tuple[str | None, str]] = {}
+    texts: dict[tuple[int, str], dict[str, str]] = {}
+
+    def text_of(k: int, id: str) -> str | None:
+        ch = id.split(".", 1)[0]
+        if (k, ch) not in texts:
+            v = versions[k]
+            if hasattr(v.source, "chapter_dicts") and ch not in v._chapters:
+                # The stored dicts: no need to build a thousand Rule objects.
+                texts[(k, ch)] = {d["id"]: d["text"] for d in v.source.chapter_dicts(ch)}
+            else:
+                texts[(k, ch)] = {r.id: r.text for r in v.chapter(ch)}
+        return texts[(k, ch)].get(id)
+
+    for k in range(anchor + 1, len(versions)):
+        old, new = versions[k - 1], versions[k]
+        pending: dict[str, list[str]] = {}
+        for start, cur in current.items():
+            if cur in new.ids() and text_of(k - 1, cur) == text_of(k, cur):
+                continue
+            pending.setdefault(cur.split(".", 1)[0], []).append(start)
+        whole: dict[str, str] | None = None
+        for ch, starts in pending.items():
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+            moved = {o.id: n.id for o, n, _ in pairs if o is not None and n is not None}
+            for start in starts:
+                cur = current[start]
+                if cur in moved:
+                    current[start] = moved[cur]
+                    continue
+                # Gone from its chapter: it may have moved to another one.  The
+                # whole releases are paired once per step, for all such rules.
+                if whole is None:
+                    o_rel, n_rel = old.full(), new.full()
+                    _, cmap = _headings(o_rel.chapters, n_rel.chapters, "chapter")
+                    whole = {o.id: n.id for o, n, _ in pair_rules(o_rel.rules, n_rel.rules, cmap)
+                             if o is not None and n is not None}
+                if cur in whole:
+                    current[start] = whole[cur]
+                else:
+                    out[start] = (None, new.date)
+        for start in out:
+            current.pop(start, None)
+    for start, cur in current.items():
+        out[start] = (cur, versions[-1].date)
+    return out
+
+
+__all__ = ["HistoryEntry", "rule_history", "trace_forward"]

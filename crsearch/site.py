@@ -40,7 +40,7 @@ from crsearch.errors import BadInput, CRSearchError
 from crsearch.model import GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
-STATIC = ("site.css", "site.js")
+STATIC = ("site.css", "site.js", "explain.js")
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -354,6 +354,7 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     pages.append(Page("about.html", "about.html", {
         **common, "page_title": "About this release"}))
     pages.append(Page(SEARCH_PAGE, "search.html", {**common, "page_title": "Search"}))
+    pages.append(Page("explain.html", "explain.html", {**common, "page_title": "Explain a card"}))
     # Not "404.html": that is the page of chapter 404.
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
@@ -430,6 +431,9 @@ def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
     files["terms.js"] = ("window.CRSEARCH_TERMS=" + json.dumps(
         search_index, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         + ";\n").encode("utf-8")
+    from crsearch.explain import site_files
+
+    files.update(site_files(release))
     files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
                                  "effective_date": release.effective_date},
                                 sort_keys=True, indent=1) + "\n").encode("utf-8")

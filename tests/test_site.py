@@ -73,8 +73,8 @@ def test_one_page_per_chapter_plus_the_fixed_pages(latest_site, latest_release):
     names = {p.name for p in latest_site.glob("*.html")}
     assert {c.id + ".html" for c in latest_release.chapters} <= names
     assert {"index.html", "glossary.html", "keywords.html", "about.html", "search.html",
-            "not-found.html"} <= names
-    assert len(names) == len(latest_release.chapters) + 6
+            "not-found.html", "explain.html"} <= names
+    assert len(names) == len(latest_release.chapters) + 7
 
 
 def test_every_rule_and_subrule_is_anchored_at_its_id_on_its_chapter_page(by_id, latest_release):
