@@ -6,6 +6,7 @@ sequences written into it; nothing is read from the network.
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 import unicodedata
@@ -199,6 +200,9 @@ def test_error_messages_escape_what_they_quote(tmp_path, mini_data_dir):
     for stored in mini_data_dir.glob("releases/*/**/*.json"):
         text = stored.read_text(encoding="utf-8")
         stored.write_text(text.replace('"The first part is the handle."', altered), encoding="utf-8")
+    for stored in mini_data_dir.glob("releases/*/**/*.json.gz"):  # the whole release, compressed
+        text = gzip.decompress(stored.read_bytes()).decode("utf-8")
+        stored.write_bytes(gzip.compress(text.replace('"The first part is the handle."', altered).encode()))
     bad = tmp_path / f"missing{CLEAR}{FORGED}.txt"
     r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "update", "--from", str(bad)])
     assert r.exit_code != 0 and r.output.startswith("Error:")
