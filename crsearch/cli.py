@@ -1,49 +1,23 @@
-"""The ``crsearch`` command line: parse arguments, call the library, print.
+"""The ``crsearch`` command line: parse arguments, call ``Rules``, print.
 
-Library errors are turned into exit codes in one place (``_Group.invoke``):
-0 ok, 1 not found, 2 usage or input error.  Heavy modules (whoosh, jinja2,
-bs4) are imported inside the commands that need them.
+Each command makes one call on ``crsearch.Rules``, hands the result to
+``output`` (or prints its ``to_dict()`` for ``--json``), and library errors
+are turned into exit codes in one place (``_Group.invoke``): 0 ok, 1 not
+found, 2 usage or input error.  Heavy modules (whoosh, jinja2, bs4) are
+imported inside the library calls that need them.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
+import shutil  # noqa: F401 - re-exported: tests and scripts patch crsearch.cli.shutil
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from crsearch import __version__
+from crsearch.cli_common import State, emit, emit_json, rules, styled, width
 from crsearch.errors import CRSearchError, NotFound
-
-
-def _color() -> bool | None:
-    if os.environ.get("NO_COLOR"):
-        return False
-    return None  # click: styles on a terminal, stripped when piped
-
-
-def emit(text: str, *, page: bool = True) -> None:
-    """Print text; page it on a terminal when it is longer than the screen."""
-    color = _color()
-    if page and sys.stdout.isatty() and text.count("\n") + 1 > shutil.get_terminal_size().lines:
-        if color is False:
-            text = click.unstyle(text)
-        click.echo_via_pager(text, color=color)
-    else:
-        click.echo(text, color=color)
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def _width() -> int | None:
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-
 
 _EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff")
 
@@ -101,23 +75,6 @@ class _Group(click.Group):
             ctx.exit(0)
 
 
-class State:
-    def __init__(self, data_dir: str | None, release: str | None):
-        self.data_dir = data_dir
-        self.release_date = release
-
-    def store(self):
-        from crsearch.store import Store
-
-        return Store(self.data_dir)
-
-    def stored(self):
-        return self.store().pick(self.release_date)
-
-
-pass_state = click.make_pass_decorator(State)
-
-
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data-dir", type=click.Path(file_okay=False), envvar="CRSEARCH_DATA",
               help="Where imported releases live (default: your user data folder).")
@@ -145,8 +102,8 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
 @click.option("--no-index", is_flag=True, help="Do not build the search index.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Worker processes for a folder of releases (default: one per CPU).")
-@pass_state
-def update(state: State, source: str | None, page: str | None, no_index: bool,
+@click.pass_context
+def update(ctx: click.Context, source: str | None, page: str | None, no_index: bool,
            jobs: int | None) -> None:
     """Download the current rules (or import --from FILE|DIR|URL) and store them.
 
@@ -156,41 +113,25 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
         crsearch update --from ../shared/cr/archive
         crsearch update --from https://media.wizards.com/2026/downloads/MagicCompRules%2020260807.txt
     """
-    from crsearch import sources, update as pipeline
+    from crsearch.output import update_lines
 
-    store = state.store()
-    progress = _download_progress()
-    if source is None:
-        srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=progress)]
-    else:
-        srcs = sources.read_from(source, progress=progress)
-    progress.done()
-    many = len(srcs) > 1
+    download = _Progress()
+    steps: list[int] = []
 
     def step(n: int, total: int, name: str) -> None:
-        if many:
+        download.done()
+        if total > 1:
+            steps.append(n)
             click.echo(f"\r[{n}/{total}] {name}", err=True, nl=False)
 
-    if jobs is None:
-        jobs = min(os.cpu_count() or 1, len(srcs))
-    results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step,
-                                      jobs=jobs)
-    if many:
+    result = rules(ctx).update(source, page=page, index=not no_index, jobs=jobs,
+                               download=download, progress=step)
+    download.done()
+    if steps:
         click.echo("", err=True)
-    failed = 0
-    for r in results:
-        for w in r.warnings:
-            click.echo(f"Warning: {r.name}: {w}", err=True)
-        if r.error:
-            failed += 1
-            click.echo(f"Error: {r.name}: {r.error}", err=True)
-        elif not many and r.release is not None:
-            c = r.release.counts()
-            click.echo(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
-                       f"{c['subrules']} subrules, {c['glossary']} glossary entries.")
-    if many:
-        click.echo(f"Imported {len(results) - failed} of {len(results)} releases into {store.root}.")
-    if failed:
+    for line, err in update_lines(result):
+        click.echo(line, err=err)
+    if result.failed:
         raise SystemExit(2)
 
 
@@ -205,20 +146,17 @@ class _Progress:
             return
         self.shown = True
         if total:
-            width = 30
-            filled = int(width * done / total)
-            click.echo(f"\rDownloading [{'#' * filled}{'-' * (width - filled)}] "
+            bar = 30
+            filled = int(bar * done / total)
+            click.echo(f"\rDownloading [{'#' * filled}{'-' * (bar - filled)}] "
                        f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
         else:
             click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
 
     def done(self) -> None:
         if self.shown:
+            self.shown = False
             click.echo("", err=True)
-
-
-def _download_progress() -> _Progress:
-    return _Progress()
 
 
 # -- rule ------------------------------------------------------------------
@@ -226,8 +164,8 @@ def _download_progress() -> _Progress:
 @click.argument("ids", nargs=-1, required=True)
 @click.option("--no-children", is_flag=True, help="Show only the rule itself, not its subrules.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -> None:
+@click.pass_context
+def rule(ctx: click.Context, ids: tuple[str, ...], no_children: bool, as_json: bool) -> None:
     """Show rules by number: 702.19c, "CR 702.19", 510.1c-d, 702 or 7.
 
     \b
@@ -236,71 +174,43 @@ def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -
         crsearch rule "601.2f–h" 119.7-8
         crsearch rule 702.2 --no-children --json
     """
-    from crsearch.lookup import Library
-
-    found = Library(state.stored()).lookup(list(ids), children=not no_children)
+    found = rules(ctx).rule(*ids, children=not no_children)
     if as_json:
-        from crsearch.output import item_json
-
-        emit_json([item_json(i, found.release) for i in found.items])
+        emit_json(found.to_dict())
     else:
         from crsearch.output import render_lookup
 
-        emit(render_lookup(found, _width()))
+        emit(render_lookup(found, width()))
 
 
 # -- toc -------------------------------------------------------------------
 @cli.command()
 @click.argument("id", required=False)
-@pass_state
-def toc(state: State, id: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def toc(ctx: click.Context, id: str | None, as_json: bool) -> None:
     """The table of contents, or the contents of one section or chapter.
 
     \b
     Example:
         crsearch toc
         crsearch toc 7
-        crsearch toc 702
+        crsearch toc 702 --json
     """
-    from crsearch import numbers
-    from crsearch.lookup import Library
-    from crsearch.output import render_toc
-
-    lib = Library(state.stored())
-    rows: list[tuple[int, str, str]] = []
-    if id is None:
-        for s in lib.sections.values():
-            rows.append((0, s.id, s.title))
-            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
+    contents = rules(ctx).toc(id)
+    if as_json:
+        emit_json(contents.to_dict())
     else:
-        target = numbers.normalize(id)
-        if not lib.exists(target):
-            raise NotFound(f"there is no {numbers.kind(target)} {target}", lib.suggestions(target))
-        kind = numbers.kind(target)
-        if kind == "section":
-            s = lib.sections[target]
-            rows.append((0, s.id, s.title))
-            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
-        else:
-            chapter = target.split(".")[0]
-            c = lib.chapters[chapter]
-            rows.append((0, c.id, c.title))
-            for r in lib.chapter_rules(chapter):
-                if r.kind == "rule" and numbers.contains(target, r.id):
-                    rows.append((1, r.id, r.title or _first_words(r.text)))
-    emit(render_toc(rows))
+        from crsearch.output import render_toc
 
-
-def _first_words(text: str, n: int = 10) -> str:
-    words = text.split()
-    return " ".join(words[:n]) + (" …" if len(words) > n else "")
+        emit(render_toc(contents))
 
 
 # -- releases, report, export ----------------------------------------------
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def releases(state: State, as_json: bool) -> None:
+@click.pass_context
+def releases(ctx: click.Context, as_json: bool) -> None:
     """List the imported releases; * marks the one in use.
 
     \b
@@ -308,25 +218,19 @@ def releases(state: State, as_json: bool) -> None:
         crsearch releases
         crsearch --release 2020-01-01 releases
     """
-    from crsearch.output import render_releases
-
-    store = state.store()
-    rows = store.catalog()
-    if not rows:
-        from crsearch.errors import StoreError
-
-        raise StoreError(f"no releases imported in {store.root}; run `crsearch update` first")
-    current = store.pick(state.release_date).effective_date
+    result = rules(ctx).releases()
     if as_json:
-        emit_json([{**r, "current": r["effective_date"] == current} for r in rows])
+        emit_json(result.to_dict())
     else:
-        emit(render_releases(rows, current))
+        from crsearch.output import render_releases
+
+        emit(render_releases(result))
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def report(state: State, as_json: bool) -> None:
+@click.pass_context
+def report(ctx: click.Context, as_json: bool) -> None:
     """Counts, unplaced lines, unresolved references and anomalies of a release.
 
     \b
@@ -334,27 +238,27 @@ def report(state: State, as_json: bool) -> None:
         crsearch report
         crsearch --release 2013-02-01 report --json
     """
-    from crsearch.output import render_report, report_of
-
-    data = report_of(state.stored().release())
+    result = rules(ctx).report()
     if as_json:
-        emit_json(data)
+        emit_json(result.to_dict())
     else:
-        emit(render_report(data))
+        from crsearch.output import render_report
+
+        emit(render_report(result))
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (the only format).")
-@pass_state
-def export(state: State, as_json: bool) -> None:
+@click.pass_context
+def export(ctx: click.Context, as_json: bool) -> None:
     """The whole release as JSON.
 
     \b
     Example:
         crsearch export --json > cr.json
     """
-    stored = state.stored()
-    sys.stdout.write(stored.path.joinpath("release.json").read_text(encoding="utf-8"))
+    # The stored file is the JSON: copied as it is, not parsed and re-encoded.
+    sys.stdout.write(rules(ctx).export().text())
     sys.stdout.write("\n")
 
 
@@ -363,4 +267,4 @@ def main() -> None:
     cli(prog_name="crsearch")
 
 
-__all__ = ["cli", "main", "Path"]
+__all__ = ["State", "cli", "emit", "emit_json", "main", "styled"]
