@@ -97,11 +97,8 @@ def word_diff(old: str, new: str, typography: bool = True) -> list[Segment]:
     equal (shown as in ``new``), so a real change isn't lost among quotes.
     """
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    if typography:
-        key = normalize_typography
-    else:
-        def key(t: str) -> str:
-            return _LOSSY.sub("?", normalize_typography(t))
+    def key(t: str) -> str:
+        return normalize_typography(t) if typography else _LOSSY.sub("?", normalize_typography(t))
     out: list[Segment] = []
 
     def add(op: str, text: str) -> None:
@@ -452,8 +449,9 @@ def _pair(old: list[_Item], new: list[_Item], group_map: dict[str, str],
             # have little in common ("730.2j" that grew a sentence counts).
             by_id = {new[j].id: j for j in news}
             for i in olds:
-                j = by_id.get(old[i].id)
-                if j is not None:
+                same = by_id.get(old[i].id)
+                if same is not None:
+                    j = same
                     s = _similarity(old[i].words, new[j].words)
                     shared = s * (len(old[i].words) + len(new[j].words)) / 2
                     if s >= SAME_ID_RATIO or shared >= 0.8 * min(len(old[i].words), len(new[j].words)):
@@ -681,6 +679,7 @@ def _rule_changes(old: Sequence[Rule], new: Sequence[Rule],
     changes = []
     for o, n, s in pairs:
         if o is None:
+            assert n is not None
             changes.append(describe(n.kind, "added", None, Version.of_rule(n), 0.0, idmap))
         elif n is None:
             changes.append(describe(o.kind, "removed", Version.of_rule(o), None, 0.0, idmap))
@@ -707,23 +706,23 @@ def _glossary_changes(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]
 
     a, b = items(old), items(new)
     b_by_id = {n.id: n for n in b}
-    pairs = []
+    pairs: list[tuple[_Item | None, _Item | None, float]] = []
     rest_a = []
-    for o in a:
-        n = b_by_id.pop(o.id, None)
-        if n is not None:
-            pairs.append((o, n, 1.0))
+    for item in a:
+        same = b_by_id.pop(item.id, None)
+        if same is not None:
+            pairs.append((item, same, 1.0))
         else:
-            rest_a.append(o)
-    for o, n, s in _pair(rest_a, list(b_by_id.values()), {}, sibling_kinds=()):
-        pairs.append((o, n, s))
+            rest_a.append(item)
+    pairs += _pair(rest_a, list(b_by_id.values()), {}, sibling_kinds=())
     changes = []
     for o, n, s in pairs:
         if o is None:
+            assert n is not None
             changes.append(describe("glossary", "added", None, Version.of_entry(n.obj), 0.0, idmap))
         elif n is None:
             changes.append(describe("glossary", "removed", Version.of_entry(o.obj), None, 0.0, idmap))
-        elif o.id != n.id:
+        elif o.id != n.id:  # a renamed term
             changes.append(describe("glossary", "moved", Version.of_entry(o.obj),
                                      Version.of_entry(n.obj), s, idmap))
         elif (o.obj.heading, o.obj.text) != (n.obj.heading, n.obj.text):

@@ -76,7 +76,7 @@ def see_chain(release: Release, entry: GlossaryEntry) -> list[GlossaryEntry]:
     chain = [entry]
     while len(chain) < SEE_STEPS and chain[-1].see is not None:
         try:
-            nxt = define(release, chain[-1].see)  # type: ignore[arg-type]
+            nxt = define(release, chain[-1].see or "")
         except (BadInput, NotFound):
             break
         if nxt in chain:

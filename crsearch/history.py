@@ -119,12 +119,13 @@ def _step(old: _Version, new: _Version, id: str,
         else:
             pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
         hit = next(((o, n, s) for o, n, s in pairs
-                    if (o if forward else n) is not None and (o if forward else n).id == id), None)
+                    if getattr(o if forward else n, "id", None) == id), None)
         if hit is None or (hit[1] if forward else hit[0]) is None:
             if not whole:
                 continue
             return (hit[0], hit[1], None) if hit else (None, None, None)
         o_rule, n_rule, s = hit
+        assert o_rule is not None and n_rule is not None
         if o_rule.id == n_rule.id and (o_rule.text, o_rule.examples) == (n_rule.text, n_rule.examples):
             return o_rule, n_rule, None
         idmap = {a.id: b.id for a, b, _ in pairs if a and b and a.id != b.id}

@@ -227,7 +227,7 @@ def _attr_id(el) -> str | None:
             if found:
                 return found
     first = next((c for c in el.children if getattr(c, "name", None) or str(c).strip()), None)
-    if getattr(first, "name", None) == "a" and not first.get_text(strip=True):
+    if first is not None and getattr(first, "name", None) == "a" and not first.get_text(strip=True):
         for attr in ("id", "name"):
             v = first.get(attr)
             if v:

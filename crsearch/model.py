@@ -61,7 +61,7 @@ class _Record:
         return tuple(getattr(self, n) for n in self.__slots__ if not n.startswith("_"))
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined, unused-ignore]
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -376,10 +376,10 @@ def _parse_list(s: str, text: str) -> list[Span]:
             range_open = False
         elif what == "letters":
             depth = _depth(_checked_key(last)) if last else 0
-            if depth == 3 and glued:                      # "702.19 c"
+            if depth == 3 and glued and last:             # "702.19 c"
                 new = normalize(last + tok)
                 spans[-1] = Span(new, new)
-            elif depth == 4:                              # "608.3a and b"
+            elif depth == 4 and last:                     # "608.3a and b"
                 try:
                     new = normalize(last.rstrip(LETTERS) + tok)
                 except BadInput:

@@ -314,7 +314,7 @@ def _label(c: Change) -> str:
             return _id(f"“{old}”") + " → " + _id(f"“{new}”")
         return _id(f"“{new or old}”")
     if c.op == "moved":
-        return _id(c.old_id) + " → " + _id(c.new_id)
+        return _id(c.old_id or "") + " → " + _id(c.new_id or "")
     return _id(c.id)
 
 
@@ -392,8 +392,8 @@ def render_diff(diff: ReleaseDiff, color: bool) -> str:
                          if any(x.kind == "subrule" for x in carried)
                          else f" (with its {n} rule{'s' * (n != 1)})")
         elif carried:
-            head += _dim(f" (with {_span([x.old_id for x in carried])} → "
-                         f"{_span([x.new_id for x in carried])})")
+            head += _dim(f" (with {_span([x.old_id or '' for x in carried])} → "
+                         f"{_span([x.new_id or '' for x in carried])})")
         out += ["", head]
         side = c.new or c.old
         assert side is not None
@@ -429,10 +429,10 @@ def render_history(history: History, color: bool) -> str:
         out.append("")
         if e.event == "present":
             out.append(f"{_id(e.date)}  {_id(e.id)}  {_dim('already in the earliest imported release')}")
-            out += _indent(e.text)
+            out += _indent(e.text or "")
         elif e.event == "added":
             out.append(f"{_id(e.date)}  {_id(e.id)}  {_dim('added')}")
-            out += _indent(e.text)
+            out += _indent(e.text or "")
         elif e.event == "removed":
             out.append(f"{_id(e.date)}  {_id(e.id)}  {_dim('removed')}")
         else:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from crsearch import numbers
 from crsearch.errors import BadInput, NotFound
@@ -116,8 +116,8 @@ class Engine:
     def __init__(self, index_dir: Path, fast: bool = True):
         self.index_dir = Path(index_dir)
         self.terms = open_terms(self.index_dir)
-        self._ix = None
-        self._searcher = None
+        self._ix: Any = None
+        self._searcher: Any = None
         self.fast: dict[str, Any] | None = None
         if fast and (self.index_dir / FAST).exists():
             try:
@@ -140,7 +140,7 @@ class Engine:
             for name in g["names"]:
                 self.glossary.setdefault(name, g)
         self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
-        self._stem = None
+        self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast["stems"]) if self.fast else {}
         self._docnum: dict[str, int] = {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
@@ -369,8 +369,7 @@ class Engine:
                     out.append(self.chapter_titles[cand])
                 if out:
                     break
-        seen: set[str] = set()
-        return [i for i in out if not (i in seen or seen.add(i))]
+        return list(dict.fromkeys(out))
 
     def _keywords_named(self, q: ParsedQuery) -> list[str]:
         """Keyword rules whose names occur in the query's words, in order."""
@@ -553,6 +552,7 @@ class Engine:
             for d, v in p.items():
                 total[d] = total.get(d, 0.0) + v
         top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:CANDIDATES]
+        assert self.fast is not None
         docids = self.fast["docids"]
         out = []
         for d, v in top:

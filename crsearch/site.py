@@ -33,10 +33,11 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
+from crsearch.glossary import KEYWORD_CHAPTERS
 from crsearch.model import GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
@@ -341,10 +342,11 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
         "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
 
     keywords = []
-    for chapter in ("701", "702"):
-        c = next((x for x in chapters if x.id == chapter), None)
-        if c is None:
+    for chapter in KEYWORD_CHAPTERS:
+        found = next((x for x in chapters if x.id == chapter), None)
+        if found is None:
             continue
+        c = found
         rows = [(r.rule.id, r.rule.title or _first_words(r.rule.text), urls.url_for(r.rule.id))
                 for r in rules_by_chapter.get(chapter, []) if r.rule.kind == "rule"]
         keywords.append((c, sorted(rows, key=lambda row: row[1].lower())))
@@ -524,12 +526,12 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     import functools
     import http.server
 
-    folder = Path(folder)
-    if not (folder / "index.html").is_file():
+    root = Path(folder)
+    if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
     class Handler(http.server.SimpleHTTPRequestHandler):
-        extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".js": "text/javascript",
                           ".json": "application/json"}
 
@@ -538,8 +540,8 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
 
         def send_error(self, code: int, message: str | None = None,
                        explain: str | None = None) -> None:
-            if code == 404 and (folder / "not-found.html").is_file():
-                body = (folder / "not-found.html").read_bytes()
+            if code == 404 and (root / "not-found.html").is_file():
+                body = (root / "not-found.html").read_bytes()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
