@@ -9,7 +9,6 @@ imported inside the library calls that need them.
 
 from __future__ import annotations
 
-import shutil  # noqa: F401 - re-exported: tests and scripts patch crsearch.cli.shutil
 import sys
 from typing import Any
 
@@ -260,6 +259,16 @@ def export(ctx: click.Context, as_json: bool) -> None:
     # The stored file is the JSON: copied as it is, not parsed and re-encoded.
     sys.stdout.write(rules(ctx).export().text())
     sys.stdout.write("\n")
+
+
+def __getattr__(name: str) -> Any:
+    # ``crsearch.cli.shutil`` (patched by tests) without importing shutil on
+    # every run: cli_common imports it only for a terminal.
+    if name == "shutil":
+        import shutil
+
+        return shutil
+    raise AttributeError(f"module 'crsearch.cli' has no attribute {name!r}")
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ demand without an import cycle.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -60,15 +59,28 @@ def styled() -> bool:
     return color() is not False and sys.stdout.isatty()
 
 
+# shutil is imported only on a terminal: with its compression modules it
+# costs a piped lookup more than the lookup itself.
+
 def width() -> int | None:
     """The terminal's width, or None when piped (no wrapping)."""
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def _screen_lines() -> int:
+    import shutil
+
+    return shutil.get_terminal_size().lines
 
 
 def emit(text: str, *, page: bool = True) -> None:
     """Print text; page it on a terminal when it is longer than the screen."""
     c = color()
-    if page and sys.stdout.isatty() and text.count("\n") + 1 > shutil.get_terminal_size().lines:
+    if page and sys.stdout.isatty() and text.count("\n") + 1 > _screen_lines():
         if c is False:
             text = click.unstyle(text)
         click.echo_via_pager(text, color=c)

@@ -12,15 +12,12 @@ them.  Ids follow one scheme everywhere:
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 GLOSSARY_PREFIX = "glossary:"
-#: A definition that only sends the reader elsewhere: "See Active Player, Nonactive Player Order."
-_SEE = re.compile(r"See ([^.]+)\.?")
 
 
 def label(id: str) -> str:
@@ -217,8 +214,13 @@ class GlossaryEntry(_Record):
     @property
     def see(self) -> str | None:
         """The term a definition that only reads "See X." sends the reader to."""
-        m = _SEE.fullmatch(self.text.strip())
-        return m.group(1) if m else None
+        # A definition that only sends the reader elsewhere:
+        # "See Active Player, Nonactive Player Order."
+        text = self.text.strip()
+        if not text.startswith("See "):
+            return None
+        target = text[4:].removesuffix(".")
+        return target if target and "." not in target else None
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,8 @@ Layout::
         index/                        the Whoosh index (see ``index.py``)
 
 A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
-whole release.  Every write goes to a temporary folder that is renamed into
+whole release; that path works on plain ``os.path`` strings, since importing
+``pathlib`` costs a lookup more than reading its chapter.  Every write goes to a temporary folder that is renamed into
 place, and the catalog is replaced with ``os.replace``: an interrupted update
 leaves the previous state as it was.
 """
@@ -18,14 +19,22 @@ leaves the previous state as it was.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from crsearch.errors import BadInput, NotFound, StoreError
 from crsearch.model import Chapter, Release, Rule, Section
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+
+def _path(*parts: str) -> Path:
+    from pathlib import Path
+
+    return Path(*parts)
 
 CATALOG = "catalog.json"
 FORMAT = 1
@@ -35,20 +44,26 @@ STAGING_GRACE = 3600  # seconds a staging folder is assumed to be in use
 
 def default_data_dir() -> Path:
     """``CRSEARCH_DATA`` if set, else the platform's user data folder."""
+    return _path(_default_root())
+
+
+def _default_root() -> str:
     env = os.environ.get("CRSEARCH_DATA")
     if env:
-        return Path(env).expanduser()
+        return os.path.expanduser(env)
     if sys.platform.startswith("linux"):
         # What platformdirs answers on Linux (XDG), without its import cost
         # on every lookup.
         base = os.environ.get("XDG_DATA_HOME", "").strip() or "~/.local/share"
-        return Path(base).expanduser() / "crsearch"
+        return os.path.join(os.path.expanduser(base), "crsearch")
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("crsearch", appauthor=False))
+    return str(platformdirs.user_data_dir("crsearch", appauthor=False))
 
 
 def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+    import json
+
     # json.dumps, not json.dump: only the one-shot form uses the C encoder,
     # which makes writing a release several times faster.
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -70,26 +85,70 @@ def _sync_tree(folder: Path) -> None:
                 os.close(fd)
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: str | Path) -> Any:
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        return loads(f.read())
+
+
+class _Plain:
+    """What the C scanner asks of a JSON decoder: plain dicts, lists and numbers."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    parse_constant = float  # "NaN", "Infinity", "-Infinity"
+
+    def __init__(self) -> None:
+        self.memo: dict[str, str] = {}
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for the files this store writes.
+
+    A rule lookup reads three small JSON files; importing the ``json``
+    package costs more than parsing them, so the C scanner behind it
+    (``_json``, a single extension module) is used directly.  Anything it
+    does not read to the end goes to ``json.loads`` for the same result or
+    its usual error.
+    """
+    try:
+        import _json
+    except ImportError:  # an interpreter without the C accelerator
+        _json = None  # type: ignore[assignment]
+    if _json is not None:
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        try:
+            value, end = _json.make_scanner(_Plain())(text, start)  # type: ignore[arg-type]
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if not text[end:].strip(" \t\n\r"):
+                return value
+    import json
+
+    return json.loads(text)
 
 
 class StoredRelease:
     """One entry of the catalog: a release on disk."""
 
-    def __init__(self, effective_date: str, path: Path, info: dict[str, Any]):
+    def __init__(self, effective_date: str, path: str | Path, info: dict[str, Any]):
         self.effective_date = effective_date
-        self.path = path
+        self.dir = os.fspath(path)
         self.info = info
 
+    @property
+    def path(self) -> Path:
+        """The release's folder."""
+        return _path(self.dir)
+
     def meta(self) -> dict[str, Any]:
-        return _read_json(self.path / "meta.json")
+        return _read_json(os.path.join(self.dir, "meta.json"))
 
     def chapter_dicts(self, chapter: str) -> list[dict[str, Any]]:
         """The rules of one chapter as stored (plain dicts, document order)."""
-        p = self.path / "chapters" / f"{chapter}.json"
-        if not p.exists():
+        p = os.path.join(self.dir, "chapters", f"{chapter}.json")
+        if not os.path.exists(p):
             return []
         return _read_json(p)
 
@@ -108,12 +167,17 @@ class Store:
     """Imported releases in one data directory."""
 
     def __init__(self, root: Path | str | None = None):
-        self.root = Path(root) if root is not None else default_data_dir()
+        self.dir = os.fspath(root) if root is not None else _default_root()
+
+    @property
+    def root(self) -> Path:
+        """The data folder."""
+        return _path(self.dir)
 
     # -- reading -----------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
-        p = self.root / CATALOG
-        if not p.exists():
+        p = os.path.join(self.dir, CATALOG)
+        if not os.path.exists(p):
             return []
         try:
             data = _read_json(p)
@@ -122,7 +186,7 @@ class Store:
         return sorted(data.get("releases", []), key=lambda r: r["effective_date"])
 
     def releases(self) -> list[StoredRelease]:
-        return [StoredRelease(r["effective_date"], self.root / "releases" / r["dir"], r)
+        return [StoredRelease(r["effective_date"], os.path.join(self.dir, "releases", r["dir"]), r)
                 for r in self.catalog()]
 
     def pick(self, date: str | None = None) -> StoredRelease:
@@ -130,7 +194,7 @@ class Store:
         stored = self.releases()
         if not stored:
             raise StoreError(
-                f"no releases imported in {self.root}; run `crsearch update` "
+                f"no releases imported in {self.dir}; run `crsearch update` "
                 "(or `crsearch update --from FILE`) first")
         if date is None or date == "latest":
             return stored[-1]
@@ -163,7 +227,7 @@ class Store:
 
         releases_dir = self.root / "releases"
         releases_dir.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f"{_STAGING}{release.effective_date}-", dir=releases_dir))
+        tmp = _path(tempfile.mkdtemp(prefix=f"{_STAGING}{release.effective_date}-", dir=releases_dir))
         try:
             write_release_files(release, tmp)
             if extra is not None:
@@ -209,7 +273,7 @@ class Store:
         import shutil
         import tempfile
 
-        tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
+        tmp = _path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
         try:
             build(tmp)
             old = stored.path / ".index-old"
@@ -243,10 +307,10 @@ class Store:
         fd, tmp = tempfile.mkstemp(prefix=".catalog-", dir=self.root)
         os.close(fd)
         try:
-            _write_json(Path(tmp), {"format": FORMAT, "releases": entries}, sync=True)
+            _write_json(_path(tmp), {"format": FORMAT, "releases": entries}, sync=True)
             os.replace(tmp, self.root / CATALOG)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            _path(tmp).unlink(missing_ok=True)
             raise
 
     def _sweep(self, releases_dir: Path) -> None:
