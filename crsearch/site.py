@@ -375,7 +375,7 @@ def _search_terms(release: Release, urls: Urls) -> dict[str, Any]:
            "r": [r.id for r in sorted(release.rules, key=lambda r: numbers.sort_key(r.id))]}
     terms: list[list[str]] = []
     for r in release.rules:
-        if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
+        if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title:
             terms.append([r.title, urls.url_for(r.id), r.id])
     for c in release.chapters:
         terms.append([c.title, urls.url_for(c.id), c.id])

@@ -65,3 +65,24 @@ def test_no_module_imports_a_private_name_from_another():
                   and node.value.id in modules - {path.stem}):
                 found.append(f"{path.name}: {node.value.id}.{node.attr}")
     assert found == []
+
+
+def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
+    # -S: no site-packages, so the editable install's finder (which imports
+    # pathlib itself) stays out; the checkout and click's folder stand in
+    # for a regular install.
+    from pathlib import Path
+
+    import click
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import sys\n"
+            "from crsearch.cli import cli\n"
+            "cli(['rule', '702.19c'], prog_name='crsearch', standalone_mode=False)\n"
+            "print(sorted(m for m in ('json', 'pathlib', 'shutil', 'dataclasses', 'difflib', "
+            "'crsearch.search') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "CRSEARCH_DATA": str(latest_data_dir),
+                                          "PYTHONPATH": os.pathsep.join(
+                                              [str(root), str(Path(click.__file__).parent.parent)])})
+    assert out.stdout.strip().splitlines()[-1] == "[]"
