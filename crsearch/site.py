@@ -260,10 +260,6 @@ def _label(id: str, release: Release) -> str:
     return id
 
 
-def _printed_number(rule: Rule) -> str:
-    return rule.id + "." if rule.kind == "rule" else rule.id
-
-
 def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
     urls = Urls(release)
@@ -285,7 +281,7 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     chapters = release.chapters
     rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
     for r in release.rules:
-        view = RuleView(r, _printed_number(r), segs(r.text, r.id),
+        view = RuleView(r, r.label, segs(r.text, r.id),
                         [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
         rules_by_chapter.setdefault(r.chapter, []).append(view)
 
