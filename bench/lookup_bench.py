@@ -1,6 +1,6 @@
 """Foundation benchmarks: rule lookup start-up, parse time, importing the archive.
 
-Run: python bench/lookup_bench.py [--runs 30] [--skip-archive] [--editable]
+Run: python bench/lookup_bench.py [--runs 30] [--skip-archive] [--against main] [--editable]
 
 Whole-process times are medians over many runs, printed next to baselines
 measured in the same run (`python -c pass`, `python -c "import click"`), since
@@ -13,7 +13,10 @@ running interpreter's site-packages folder holding click (a ``.pth`` line, so
 that folder's own ``.pth`` files, the editable finder among them, do not
 run).  An editable install's finder adds about 10 ms to every start-up in
 its venv and hides crsearch's own cost.  ``--editable`` measures the running
-interpreter as it is instead.
+interpreter as it is instead.  CPU time (user + system of each child) is
+printed beside wall time: on a shared, busy machine it is the steadier
+figure.  ``--against REV`` installs a git revision the same way and times
+its lookup in the same interleaved runs.
 """
 
 from __future__ import annotations
