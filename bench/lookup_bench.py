@@ -97,6 +97,19 @@ def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, t
             for k, v in samples.items()}
 
 
+def instructions(cmd: list[str], env: dict) -> int:
+    """Instructions one run executes, counted by valgrind: unlike time, the
+    count does not move with the load of a shared machine."""
+    import re
+
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                         capture_output=True, text=True, env=env, check=True).stderr
+    m = re.search(r"Collected : (\d+)", out)
+    if m is None:
+        raise SystemExit(f"valgrind printed no count:\n{out[-500:]}")
+    return int(m.group(1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=30)
@@ -104,6 +117,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes for the archive import")
     ap.add_argument("--against", metavar="REV",
                     help="also time `crsearch rule` as of this git revision (e.g. main), installed alike")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions with valgrind (steady on a busy machine)")
     ap.add_argument("--editable", action="store_true",
                     help="time the running interpreter's install instead of a regular one")
     ap.add_argument("--with-index", action="store_true",
@@ -154,6 +169,13 @@ def main() -> None:
         ratio = meds["crsearch rule 702.19c"][0] / base_wall
         print(f"  goal: crsearch rule within 1.30x of click import (wall) -> "
               f"{'met' if ratio <= 1.3 else 'NOT met'} ({ratio:.2f}x)")
+        if args.instructions:
+            counts = {name: instructions(cmd, env) for name, cmd in cmds.items()
+                      if name != "python -c pass"}
+            base = counts['python -c "import click"']
+            print("Instructions (valgrind), one run each:")
+            for name, n in counts.items():
+                print(f"  {name:<28} {n / 1e6:7.1f} M  {n / base:5.2f}x click import")
 
         data = LATEST.read_bytes()
         parse_times, resolve_times = [], []

@@ -100,10 +100,18 @@ class Library:
 
     def chapter_rules(self, chapter: str, within: str | None = None) -> list[Rule]:
         """The rules of a chapter (only those inside ``within``, if given)."""
-        data = self._chapter(chapter)
-        if within is not None:
-            data = [d for d in data if _inside(within, d["id"])]
+        if within is None:
+            data = self._chapter(chapter)
+        else:
+            data = self._some(chapter, within, lambda id: _inside(within, id))
         return [self._rule(d) for d in data]
+
+    def _some(self, chapter: str, first: str, keep: Any) -> list[dict[str, Any]]:
+        # One rule and its subrules: the whole chapter is parsed only if it
+        # was read already.
+        if chapter in self._chapter_data:
+            return [d for d in self._chapter_data[chapter] if keep(d["id"])]
+        return self.stored.rule_dicts(chapter, first, keep)
 
     def exists(self, id: str) -> bool:
         return id in self._exists
@@ -161,9 +169,8 @@ class Library:
             if isinstance(item, Rule) and item.kind == "subrule":
                 p = numbers.parent(item.id)
                 if p and p not in result.rules:
-                    for d in self._chapter(item.chapter):
-                        if d["id"] == p:
-                            result.rules[p] = self._rule(d)
+                    for d in self._some(item.chapter, p, p.__eq__):
+                        result.rules[p] = self._rule(d)
         return result
 
     def _items_for(self, id: str, children: bool) -> list[Any]:
@@ -180,7 +187,7 @@ class Library:
             return items
         chapter = id.split(".")[0]
         if not children:
-            return [self._rule(d) for d in self._chapter(chapter) if d["id"] == id]
+            return [self._rule(d) for d in self._some(chapter, id, id.__eq__)]
         return self.chapter_rules(chapter, within=id)
 
 
