@@ -44,3 +44,15 @@ def test_subrule_lookup_brings_its_parent_for_context(latest_data_dir):
     found = Library(Store(latest_data_dir).pick()).lookup(["702.19c"])
     assert [i.id for i in found.items] == ["702.19c"]
     assert found.context("702.19c")[-1] == ("702.19", "Trample")
+
+
+def test_a_rule_lookup_does_not_parse_the_whole_chapter(latest_data_dir, monkeypatch):
+    import crsearch.store
+
+    def whole_file(text):
+        raise AssertionError("parsed the whole chapter file")
+
+    stored = Store(latest_data_dir).pick()
+    monkeypatch.setattr(crsearch.store, "loads", whole_file)
+    got = stored.rule_dicts("702", "702.19", inside("702.19"))
+    assert [d["id"] for d in got][:3] == ["702.19", "702.19a", "702.19b"]
