@@ -12,14 +12,13 @@ from typing import Any
 import click
 
 
-def _cli():
-    from crsearch import cli
-
-    return cli
+from crsearch.cli_common import State, emit, emit_json, width
 
 
-def _state(ctx: click.Context) -> Any:
-    return ctx.find_object(_cli().State)
+def _state(ctx: click.Context) -> State:
+    state = ctx.find_object(State)
+    assert state is not None  # the group always makes one
+    return state
 
 
 def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
@@ -98,7 +97,6 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     from crsearch import explain as ex
     from crsearch.errors import NotFound
 
-    cli = _cli()
     if text == ("-",):
         data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
         if b"\x00" in data:
@@ -111,7 +109,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     stored = _state(ctx).stored()
     result = ex.explain(stored, card)
     if as_json:
-        cli.emit_json(result)
+        emit_json(result)
         if not result["terms"]:
             ctx.exit(1)
         return
@@ -134,7 +132,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
                                   title=title, glossary_anchor=anchors.get(src)))
         return
     tty = sys.stdout.isatty()
-    cli.emit(render_explain(result, cli._width(), tty))
+    emit(render_explain(result, width(), tty))
 
 
 # -- cite-check ----------------------------------------------------------------
@@ -164,7 +162,6 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     from crsearch import citecheck
     from crsearch.errors import BadInput
 
-    cli = _cli()
     if fix and file == "-":
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
     data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
@@ -181,7 +178,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     result = citecheck.check(store, text, as_of)
     cites = result["citations"]
     if as_json:
-        cli.emit_json({k: result[k] for k in ("release", "citations")})
+        emit_json({k: result[k] for k in ("release", "citations")})
     else:
         for c in cites:
             if c["status"] == "moved":

@@ -43,8 +43,9 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool) -> No
 
     from crsearch import site
 
-    state = ctx.find_root().obj
-    stored = state.stored()
+    from crsearch.cli_common import rules
+
+    stored = rules(ctx).stored()
     started = time.perf_counter()
     result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
                         warn=lambda msg: click.echo(f"Warning: {msg}", err=True))

@@ -153,7 +153,8 @@ def _repair_foreign_letters(text: str, repairs: list[str]) -> str:
     return _FOREIGN.sub(fix, text)
 
 
-def _latin1_fallback(err: UnicodeDecodeError) -> tuple[str, int]:
+def _latin1_fallback(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)  # registered for decoding only
     bad = err.object[err.start:err.end]
     return bytes(bad).decode("latin-1"), err.end
 

@@ -259,7 +259,7 @@ class _Parser:
                     self.anomaly("duplicate-id", i, f"{rid} appears twice; the second is kept as printed")
                 seen.add(rid)
                 rule = Rule(rid, kind, text.strip(), line=i + 1)
-                if kind == "rule" and _is_heading_text(rule.text):
+                if kind == "rule" and is_heading_text(rule.text):
                     rule.title = rule.text
                 rel.rules.append(rule)
                 last_example = False
@@ -357,14 +357,10 @@ class _Parser:
                 continue
             entry = self._new_entry(first, block[0])
             self._add_definition(entry, block[1:])
-        known = {e.term.lower() for e in entries}
-        for e in entries:
-            e.aliases = _aliases(e.term, known)
+        set_aliases(entries)
 
     def _new_entry(self, heading: str, i: int) -> GlossaryEntry:
-        term = _OBSOLETE.sub("", heading).strip()
-        entry = GlossaryEntry(term=term, heading=heading, text="",
-                              obsolete=term != heading, line=i + 1)
+        entry = glossary_entry(heading, line=i + 1)
         self.release.glossary.append(entry)
         return entry
 
@@ -373,15 +369,41 @@ class _Parser:
             self._add_line(entry, i, self.lines[i])
 
     def _add_line(self, entry: GlossaryEntry, i: int, line: str) -> None:
-        m = _EXAMPLE.match(line)
-        if m:
-            entry.examples.append(m.group(1).strip())
-            return
-        s = _SENSE.match(line)
-        if s and (int(s.group(1)) == len(entry.senses) + 1):
-            entry.senses.append(s.group(2).strip())
         sep = " " if self.wrapped and self.raw[i][:1] not in (" ", "\t") else "\n"
-        entry.text = (entry.text + sep + line) if entry.text else line
+        add_definition_line(entry, line, sep)
+
+
+# -- glossary entries (``htmlread`` builds them the same way) -----------------
+
+def glossary_entry(heading: str, line: int = 0) -> GlossaryEntry:
+    """A new, empty entry for a term line ("Bury (Obsolete)" is obsolete "Bury")."""
+    term = _OBSOLETE.sub("", heading).strip()
+    return GlossaryEntry(term=term, heading=heading, text="", obsolete=term != heading, line=line)
+
+
+def add_definition_line(entry: GlossaryEntry, line: str, sep: str = "\n") -> None:
+    """Add one line of a definition: an example, or text (a numbered sense too)."""
+    example = example_text(line)
+    if example is not None:
+        entry.examples.append(example)
+        return
+    s = _SENSE.match(line)
+    if s and (int(s.group(1)) == len(entry.senses) + 1):
+        entry.senses.append(s.group(2).strip())
+    entry.text = (entry.text + sep + line) if entry.text else line
+
+
+def set_aliases(entries: list[GlossaryEntry]) -> None:
+    """Fill in the names of headings that list several ("You, Your")."""
+    known = {e.term.lower() for e in entries}
+    for e in entries:
+        e.aliases = _aliases(e.term, known)
+
+
+def example_text(line: str) -> str | None:
+    """The text of an "Example: ..." line, or None for any other line."""
+    m = _EXAMPLE.match(line)
+    return m.group(1).strip() if m else None
 
 
 _WRAP_WORDS = {"rule", "rules", "see", "and", "or", "section", "to", "in", "of", "under"}
@@ -398,7 +420,8 @@ def _next_section(current: Section | None, number: str) -> bool:
     return int(number) == expected
 
 
-def _is_heading_text(text: str) -> bool:
+def is_heading_text(text: str) -> bool:
+    """Whether a rule's whole text is a title ("702.19. Trample")."""
     return bool(text) and len(text) < 70 and "\n" not in text and text[-1] not in ".:;)\"”’"
 
 

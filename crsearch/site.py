@@ -33,10 +33,11 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
+from crsearch.glossary import KEYWORD_CHAPTERS
 from crsearch.model import GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
@@ -259,10 +260,6 @@ def _label(id: str, release: Release) -> str:
     return id
 
 
-def _printed_number(rule: Rule) -> str:
-    return rule.id + "." if rule.kind == "rule" else rule.id
-
-
 def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
     urls = Urls(release)
@@ -284,7 +281,7 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     chapters = release.chapters
     rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
     for r in release.rules:
-        view = RuleView(r, _printed_number(r), segs(r.text, r.id),
+        view = RuleView(r, r.label, segs(r.text, r.id),
                         [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
         rules_by_chapter.setdefault(r.chapter, []).append(view)
 
@@ -341,10 +338,11 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
         "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
 
     keywords = []
-    for chapter in ("701", "702"):
-        c = next((x for x in chapters if x.id == chapter), None)
-        if c is None:
+    for chapter in KEYWORD_CHAPTERS:
+        found = next((x for x in chapters if x.id == chapter), None)
+        if found is None:
             continue
+        c = found
         rows = [(r.rule.id, r.rule.title or _first_words(r.rule.text), urls.url_for(r.rule.id))
                 for r in rules_by_chapter.get(chapter, []) if r.rule.kind == "rule"]
         keywords.append((c, sorted(rows, key=lambda row: row[1].lower())))
@@ -374,7 +372,7 @@ def _search_terms(release: Release, urls: Urls) -> dict[str, Any]:
            "r": [r.id for r in sorted(release.rules, key=lambda r: numbers.sort_key(r.id))]}
     terms: list[list[str]] = []
     for r in release.rules:
-        if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
+        if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title:
             terms.append([r.title, urls.url_for(r.id), r.id])
     for c in release.chapters:
         terms.append([c.title, urls.url_for(c.id), c.id])
@@ -549,12 +547,12 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     import functools
     import http.server
 
-    folder = Path(folder)
-    if not (folder / "index.html").is_file():
+    root = Path(folder)
+    if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
     class Handler(http.server.SimpleHTTPRequestHandler):
-        extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".js": "text/javascript",
                           ".json": "application/json"}
 
@@ -563,8 +561,8 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
 
         def send_error(self, code: int, message: str | None = None,
                        explain: str | None = None) -> None:
-            if code == 404 and (folder / "not-found.html").is_file():
-                body = (folder / "not-found.html").read_bytes()
+            if code == 404 and (root / "not-found.html").is_file():
+                body = (root / "not-found.html").read_bytes()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))

@@ -18,17 +18,32 @@ leaves the previous state as it was.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError, short
 from crsearch.model import Chapter, Release, Rule, Section
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+
+def _path(*parts: str) -> Path:
+    from pathlib import Path
+
+    return Path(*parts)
+
+
+def _json() -> Any:
+    # A rule lookup never writes and reads with ``loads``: importing the json
+    # package costs more than the files it reads.
+    import json
+
+    return json
 
 CATALOG = "catalog.json"
 MARKER = ".crsearch-store"  # says "this data dir was made by crsearch"
@@ -51,17 +66,23 @@ T = TypeVar("T")
 
 def default_data_dir() -> Path:
     """``CRSEARCH_DATA`` if set, else the platform's user data folder."""
+    return _path(_default_root())
+
+
+def _default_root() -> str:
     env = os.environ.get("CRSEARCH_DATA")
     if env:
-        return Path(env).expanduser()
+        return os.path.expanduser(env)
     if sys.platform.startswith("linux"):
         # What platformdirs answers on Linux (XDG), without its import cost
         # on every lookup.
         base = os.environ.get("XDG_DATA_HOME", "").strip() or "~/.local/share"
-        return Path(base).expanduser() / "crsearch"
+        return os.path.join(os.path.expanduser(base), "crsearch")
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("crsearch", appauthor=False))
+    return str(platformdirs.user_data_dir("crsearch", appauthor=False))
+
+
 
 
 def valid_date(text: object) -> str:
@@ -86,7 +107,7 @@ def valid_date(text: object) -> str:
 def _write_json(path: Path, data: Any, sync: bool = False) -> None:
     # json.dumps, not json.dump: only the one-shot form uses the C encoder,
     # which makes writing a release several times faster.
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    text = _json().dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
         if sync:
@@ -115,21 +136,69 @@ def _sync_tree(folder: Path) -> None:
                 os.close(fd)
 
 
-def _read_release_text(path: Path) -> str:
+def _read_release_text(path: str | Path) -> str:
     import gzip
     import zlib
 
-    if path.suffix != ".gz":
-        return path.read_text(encoding="utf-8")
+    if not os.fspath(path).endswith(".gz"):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     try:
-        return gzip.decompress(path.read_bytes()).decode("utf-8")
+        with open(path, "rb") as b:
+            return gzip.decompress(b.read()).decode("utf-8")
     except (gzip.BadGzipFile, zlib.error, EOFError) as e:
         raise ValueError(f"not gzip data: {e}") from None
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: str | Path) -> Any:
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        return loads(f.read())
+
+
+class _Plain:
+    """What the C scanner asks of a JSON decoder: plain dicts, lists and numbers."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    parse_constant = float  # "NaN", "Infinity", "-Infinity"
+
+    def __init__(self) -> None:
+        self.memo: dict[str, str] = {}
+
+
+def _scanner() -> Callable[[str, int], tuple[Any, int]] | None:
+    try:
+        import _json
+    except ImportError:  # an interpreter without the C accelerator
+        return None
+    return _json.make_scanner(_Plain())  # type: ignore[arg-type]
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for the files this store writes.
+
+    A rule lookup reads three small JSON files; importing the ``json``
+    package costs more than parsing them, so the C scanner behind it
+    (``_json``, a single extension module) is used directly.  Anything it
+    does not read to the end goes to ``json.loads`` for the same result or
+    its usual error.
+    """
+    scan = _scanner()
+    if scan is not None:
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        try:
+            value, end = scan(text, start)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if not text[end:].strip(" \t\n\r"):
+                return value
+    import json
+
+    return json.loads(text)
+
+
 
 
 def _why(e: BaseException) -> str:
@@ -177,19 +246,24 @@ class StoredRelease:
     damaged raises :class:`DamagedStore` naming the release and the fix.
     """
 
-    def __init__(self, effective_date: str, path: Path, info: dict[str, Any],
+    def __init__(self, effective_date: str, path: str | Path, info: dict[str, Any],
                  store: Store | None = None):
         self.effective_date = effective_date
-        self.path = path
+        self.dir = os.fspath(path)  # a string: the lookup path never imports pathlib
         self.info = info
         self._store = store
+
+    @property
+    def path(self) -> Path:
+        """The release's folder."""
+        return _path(self.dir)
 
     def _damaged(self, what: str, why: str) -> DamagedStore:
         return DamagedStore(f"release {self.effective_date}: {what} is {why}; {REPAIR}")
 
-    def _read(self, name: str, read: Callable[[Path], T]) -> T:
+    def _read(self, name: str, read: Callable[[str], T]) -> T:
         for attempt in (1, 2):
-            p = self.path / name
+            p = os.path.join(self.dir, name)
             try:
                 return read(p)
             except FileNotFoundError:
@@ -211,10 +285,10 @@ class StoredRelease:
             return False
         if entry is None:
             return False
-        path = self._store.root / "releases" / entry["dir"]
-        if path == self.path:
+        path = os.path.join(self._store.dir, "releases", entry["dir"])
+        if path == self.dir:
             return False
-        self.path, self.info = path, entry
+        self.dir, self.info = path, entry
         return True
 
     def meta(self) -> dict[str, Any]:
@@ -226,15 +300,48 @@ class StoredRelease:
 
     def chapter_dicts(self, chapter: str) -> list[dict[str, Any]]:
         """The rules of one chapter as stored (plain dicts, document order)."""
-        name = f"chapters/{chapter}.json"
-        if not (self.path / name).exists():
-            listed = {c.get("id") for c in self.meta()["chapters"] if isinstance(c, dict)}
-            if chapter not in listed:
-                return []  # no such chapter in this release
+        name = self._chapter_file(chapter)
+        if name is None:
+            return []
         rules = self._read(name, _read_json)
         if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
             raise self._damaged(name, "damaged (not a list of rules)")
         return rules
+
+    def _chapter_file(self, chapter: str) -> str | None:
+        """The chapter's file name, or None when the release has no such chapter."""
+        name = f"chapters/{chapter}.json"
+        if not os.path.exists(os.path.join(self.dir, name)):
+            listed = {c.get("id") for c in self.meta()["chapters"] if isinstance(c, dict)}
+            if chapter not in listed:
+                return None  # no such chapter in this release
+        return name
+
+    def rule_dicts(self, chapter: str, first: str,
+                   keep: Callable[[str], bool]) -> list[dict[str, Any]]:
+        """The stored rules of ``chapter`` whose ids ``keep`` accepts, in order:
+        ``first`` and the rules under it (every kept id starts with ``first``).
+
+        Equal to filtering ``chapter_dicts``, but a lookup of one rule in a
+        long chapter (702 holds over a thousand) parses only the rules it
+        keeps: see ``_run_of``.
+        """
+        name = self._chapter_file(chapter)
+        if name is None:
+            return []
+
+        def read(p: str) -> str:
+            with open(p, encoding="utf-8") as f:
+                return f.read()
+
+        text = self._read(name, read)
+        run = _run_of(text, first, keep)
+        if run is None:
+            rules = self._read(name, _read_json)
+            if not isinstance(rules, list) or not all(isinstance(r, dict) and "id" in r for r in rules):
+                raise self._damaged(name, "damaged (not a list of rules)")
+            run = [d for d in rules if keep(d["id"])]
+        return run
 
     def chapter_rules(self, chapter: str) -> list[Rule]:
         return [Rule.from_dict(d) for d in self.chapter_dicts(chapter)]
@@ -242,14 +349,14 @@ class StoredRelease:
     @property
     def release_name(self) -> str:
         """The file holding the whole release: ``release.json.gz`` (older stores: ``.json``)."""
-        return RELEASE_FILE if (self.path / RELEASE_FILE).exists() or \
-            not (self.path / "release.json").exists() else "release.json"
+        return RELEASE_FILE if os.path.exists(os.path.join(self.dir, RELEASE_FILE)) or \
+            not os.path.exists(os.path.join(self.dir, "release.json")) else "release.json"
 
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
         text = self._read(self.release_name, _read_release_text)
         try:
-            data = json.loads(text)
+            data = _json().loads(text)
         except ValueError as e:
             raise self._damaged(self.release_name, f"damaged ({_why(e)})") from None
         if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
@@ -257,7 +364,7 @@ class StoredRelease:
         return text
 
     def release(self) -> Release:
-        data = self._read(self.release_name, lambda p: json.loads(_read_release_text(p)))
+        data = self._read(self.release_name, lambda p: _json().loads(_read_release_text(p)))
         try:
             if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
                 raise ValueError("not a release")
@@ -270,14 +377,14 @@ class StoredRelease:
         return self.path / "index"
 
 
-@dataclass
 class RepairReport:
     """What :meth:`Store.repair` found and did, one line per fact."""
 
-    releases: int = 0
-    fixed: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.releases = 0
+        self.fixed: list[str] = []
+        self.dropped: list[str] = []
+        self.removed: list[str] = []
 
     def lines(self) -> list[str]:
         return [*self.fixed, *self.dropped, *self.removed]
@@ -287,7 +394,12 @@ class Store:
     """Imported releases in one data directory."""
 
     def __init__(self, root: Path | str | None = None):
-        self.root = Path(root) if root is not None else default_data_dir()
+        self.dir = os.fspath(root) if root is not None else _default_root()
+
+    @property
+    def root(self) -> Path:
+        """The data folder."""
+        return _path(self.dir)
 
     @property
     def releases_dir(self) -> Path:
@@ -296,7 +408,7 @@ class Store:
     # -- reading -----------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
         """The catalog's entries, checked; a damaged catalog raises DamagedStore."""
-        p = self.root / CATALOG
+        p = os.path.join(self.dir, CATALOG)
         try:
             data = _read_json(p)
         except FileNotFoundError:
@@ -309,14 +421,14 @@ class Store:
         return sorted(data["releases"], key=lambda r: r["effective_date"])
 
     def releases(self) -> list[StoredRelease]:
-        return [StoredRelease(r["effective_date"], self.releases_dir / r["dir"], r, self)
+        return [StoredRelease(r["effective_date"], os.path.join(self.dir, "releases", r["dir"]), r, self)
                 for r in self.catalog()]
 
     def pick(self, date: str | None = None) -> StoredRelease:
         """The release in effect on ``date`` (YYYY-MM-DD), or the latest."""
         stored = self.releases()
         if not stored:
-            raise NoData(f"no releases imported yet in {short(self.root)}: run `crsearch update` "
+            raise NoData(f"no releases imported yet in {short(self.dir)}: run `crsearch update` "
                          "(or `crsearch update --from FILE`)")
         if date is None or date == "latest":
             return stored[-1]
@@ -374,7 +486,7 @@ class Store:
                     f"{short(self.root)} holds a releases/ folder that crsearch did not make; "
                     "choose an empty or crsearch data dir with --data-dir")
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / MARKER).write_text(json.dumps({"format": FORMAT}) + "\n", encoding="utf-8")
+        (self.root / MARKER).write_text(_json().dumps({"format": FORMAT}) + "\n", encoding="utf-8")
 
     def stage(self, release: Release,
               extra: Callable[[Release, Path], None] | None = None,
@@ -391,7 +503,7 @@ class Store:
         date = valid_date(release.effective_date)
         self.check_ours()
         self.releases_dir.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f"{_STAGING}{date}-", dir=self.releases_dir))
+        tmp = _path(tempfile.mkdtemp(prefix=f"{_STAGING}{date}-", dir=self.releases_dir))
         try:
             mark_owner(tmp, owner)
             write_release_files(release, tmp)
@@ -480,7 +592,7 @@ class Store:
         import tempfile
 
         recover_index(stored.path)
-        tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
+        tmp = _path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
         try:
             mark_owner(tmp)
             build(tmp)
@@ -520,10 +632,10 @@ class Store:
         fd, tmp = tempfile.mkstemp(prefix=".catalog-", dir=self.root)
         os.close(fd)
         try:
-            _write_json(Path(tmp), {"format": FORMAT, "releases": entries}, sync=True)
+            _write_json(_path(tmp), {"format": FORMAT, "releases": entries}, sync=True)
             os.replace(tmp, self.root / CATALOG)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            _path(tmp).unlink(missing_ok=True)
             raise
 
     def _sweep(self, report: RepairReport | None = None) -> None:
@@ -638,7 +750,7 @@ class Store:
         """The catalog entry of one release folder, fixing its small files."""
         try:
             name = StoredRelease(date, folder, {}).release_name
-            data = json.loads(_read_release_text(folder / name))
+            data = _json().loads(_read_release_text(folder / name))
             release = Release.from_dict(data)
             if release.effective_date != date or not release.rules:
                 raise ValueError("not the release its folder names")
@@ -802,6 +914,50 @@ def _worse(new: Release, old: dict[str, Any]) -> str | None:
     return None
 
 
+# A chapter file is a list of ``Rule.to_dict()`` objects written by
+# ``_write_json`` (sorted keys, no spaces), so each rule object starts with
+# '{"cited_by":' and holds '"id":"<id>","kind":'.  Neither can occur inside
+# a JSON string, where every quote is escaped.
+_RULE_START = '{"cited_by":'
+_ID = '"id":"'
+
+
+def _run_of(text: str, first: str,
+            keep: Callable[[str], bool]) -> list[dict[str, Any]] | None:
+    """The rules ``keep`` accepts, parsed from the object of rule ``first`` on,
+    when they stand together in ``text``; None when that cannot be shown
+    (another format, a kept rule elsewhere, no C scanner): parse it all then."""
+    scan = _scanner()
+    at = text.find(f'{_ID}{first}","kind":')
+    start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
+    if scan is None or start < 0:
+        return None
+    out: list[dict[str, Any]] = []
+    end = start
+    try:
+        while True:
+            obj, after = scan(text, start)
+            if not keep(obj["id"]):
+                break
+            out.append(obj)
+            end = after
+            if text[after:after + 1] != ",":
+                break
+            start = after + 1
+    except (StopIteration, ValueError, KeyError, TypeError):
+        return None
+    if not out or out[0]["id"] != first:
+        return None
+    # Kept rules outside the run (a repeated id, an odd order): parse it all.
+    i = text.find(_ID + first)
+    while i >= 0:
+        j = text.find('"', i + len(_ID))
+        if (i < at or i >= end) and keep(text[i + len(_ID):j]):
+            return None
+        i = text.find(_ID + first, j)
+    return out
+
+
 def catalog_entry(release: Release, dirname: str) -> dict[str, Any]:
     return {
         "effective_date": release.effective_date,
@@ -827,7 +983,7 @@ def write_release_files(release: Release, folder: Path) -> None:
     (folder / "chapters").mkdir(parents=True, exist_ok=True)
     # The whole release repeats the chapter files; only export, the index and
     # the site read it, so it is kept compressed (about a fifth of the size).
-    text = json.dumps(release.to_dict(), ensure_ascii=False, separators=(",", ":"),
+    text = _json().dumps(release.to_dict(), ensure_ascii=False, separators=(",", ":"),
                       sort_keys=True)
     with open(folder / RELEASE_FILE, "wb") as f:
         f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
