@@ -8,7 +8,6 @@ Standard library and click only; click calls these through ``shell_complete``.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -45,20 +44,26 @@ def terms(stored: Any) -> dict[str, list[str]]:
     path = stored.path / CACHE_NAME
     try:
         with open(path, encoding="utf-8") as f:
+            import json
+
             return json.load(f)
     except (OSError, ValueError):
         pass
+    from crsearch.glossary import KEYWORD_CHAPTERS
+
     release = stored.release()
     data = {
         "glossary": sorted({n for g in release.glossary for n in [g.term, *g.aliases]}),
         "keywords": [r.title for r in release.rules
-                     if r.chapter in ("701", "702") and r.kind == "rule" and r.title],
+                     if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title],
     }
     import tempfile
 
     try:
         fd, tmp = tempfile.mkstemp(prefix=".completion-", dir=stored.path)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            import json
+
             json.dump(data, f, ensure_ascii=False)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)

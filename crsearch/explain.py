@@ -20,6 +20,8 @@ The term table is built once per release and cached next to it
 
 from __future__ import annotations
 
+from crsearch.glossary import KEYWORD_CHAPTERS, is_keyword_id
+
 import json
 import os
 import re
@@ -295,7 +297,7 @@ def build(release: Any) -> dict[str, Any]:
 
     # Keyword actions and abilities: the titles of 701.x and 702.x.
     for r in release.rules:
-        if r.kind != "rule" or r.chapter not in ("701", "702") or not r.title:
+        if r.kind != "rule" or r.chapter not in KEYWORD_CHAPTERS or not r.title:
             continue
         kind = "keyword action" if r.chapter == "701" else "keyword ability"
         title = r.title.split(" (")[0]
@@ -401,7 +403,7 @@ def build(release: Any) -> dict[str, Any]:
     for g in release.glossary:
         by_name.setdefault(g.term.lower(), "glossary:" + g.term)
     for r in release.rules:
-        if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
+        if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title:
             by_name.setdefault(r.title.lower(), r.id)
     for c in release.chapters:
         by_name.setdefault(c.title.lower(), c.id)
@@ -591,7 +593,7 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
             if found and found[-1]["span"][1] > start:
                 found.pop()  # "flying counter": the counter's kind, not the keyword
         base = meanings.get(m["id"].split("#", 1)[0], m)
-        params = m.get("params") or (base.get("params") if base["id"][:4] in ("701.", "702.") else "")
+        params = m.get("params") or (base.get("params") if is_keyword_id(base["id"]) else "")
         # Parameters follow the keyword as printed ("Equip {1}"), not an
         # inflected form ("Equipped creature").
         if params and _as_printed(text[start:end], m, base):

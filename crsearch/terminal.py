@@ -23,24 +23,38 @@ _FORMAT_BMP = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
 _FORMAT_ASTRAL = ("\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
                   "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
 _FORMAT = _FORMAT_BMP + _FORMAT_ASTRAL
-_REMOVE = re.compile(
-    # whole escape sequences first, so no "[2J" is left behind: CSI (ESC [ or
-    # C1 0x9B), OSC/DCS/APC/PM strings up to BEL, ST or the end of the line,
-    # two-byte ESC forms
-    "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
-    "|\x1b[]P_^X][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)?"
-    "|\x1b[ -/]*[0-~]"
-    f"|[{_CONTROLS}{_FORMAT}]")
-_CHAR = re.compile(f"[{_CONTROLS}{_FORMAT}]")
-# A class with astral ranges makes re four times slower on a whole release,
-# so the quick test looks at the astral ones only when the text has any.
-_CHAR_BMP = re.compile(f"[{_CONTROLS}{_FORMAT_BMP}]")
-_CHAR_ASTRAL = re.compile(f"[{_FORMAT_ASTRAL}]")
-# What printable() escapes: the above, plus line feed and the Unicode line
-# and paragraph separators, which some terminals and viewers break lines at.
-_UNSAFE = re.compile(f"[\n{_CONTROLS}{_FORMAT}\u2028\u2029]")
-# The colour and weight sequences click.style() writes, and nothing else.
-_SGR = re.compile(r"\x1b\[[0-9;]*m")
+_PATTERNS = {
+    "remove": (
+        # whole escape sequences first, so no "[2J" is left behind: CSI (ESC [ or
+        # C1 0x9B), OSC/DCS/APC/PM strings up to BEL, ST or the end of the line,
+        # two-byte ESC forms
+        "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
+        "|\x1b[]P_^X][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)?"
+        "|\x1b[ -/]*[0-~]"
+        f"|[{_CONTROLS}{_FORMAT}]"),
+    "char": f"[{_CONTROLS}{_FORMAT}]",
+    # A class with astral ranges makes re four times slower on a whole release,
+    # so the quick test looks at the astral ones only when the text has any.
+    "char_bmp": f"[{_CONTROLS}{_FORMAT_BMP}]",
+    "char_astral": f"[{_FORMAT_ASTRAL}]",
+    # What printable() escapes: the above, plus line feed and the Unicode line
+    # and paragraph separators, which some terminals and viewers break lines at.
+    "unsafe": f"[\n{_CONTROLS}{_FORMAT}\u2028\u2029]",
+    # The colour and weight sequences click.style() writes, and nothing else.
+    "sgr": r"\x1b\[[0-9;]*m",
+}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _rx(name: str) -> re.Pattern[str]:
+    # Compiled on first use: every command imports this module, few need more
+    # than the quick isprintable() test in printable().
+    rx = _COMPILED.get(name)
+    if rx is None:
+        rx = _COMPILED[name] = re.compile(_PATTERNS[name])
+    return rx
+
+
 _NAMES = {"\n": "\\n", "\r": "\\r"}
 
 
@@ -53,22 +67,22 @@ def strip_controls(text: str) -> tuple[str, int]:
     """
     if not _has_controls(text):
         return text, 0
-    cleaned = _REMOVE.sub("", text)
+    cleaned = _rx("remove").sub("", text)
     return cleaned, len(text) - len(cleaned)
 
 
 def _has_controls(text: str) -> bool:
-    if _CHAR_BMP.search(text):
+    if _rx("char_bmp").search(text):
         return True
     # Astral characters are surrogate pairs in UTF-16: a cheap "are there any?".
     wide = len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
-    return wide and _CHAR_ASTRAL.search(text) is not None
+    return wide and _rx("char_astral").search(text) is not None
 
 
 def describe(text: str) -> str:
     """The control and format characters in ``text``, named: ``U+001B ×2, U+202E``."""
     counts: dict[str, int] = {}
-    for ch in _CHAR.findall(text):
+    for ch in _rx("char").findall(text):
         counts[ch] = counts.get(ch, 0) + 1
     return ", ".join(f"U+{ord(ch):04X}" + (f" ×{n}" if n > 1 else "") for ch, n in counts.items())
 
@@ -87,12 +101,17 @@ def printable(text: str, *, newlines: bool = False, styles: bool = False,
         string, where json.dumps leaves C1 and format characters raw) and
         keep the line feeds of its layout.
     """
-    if not _UNSAFE.search(text):
+    quick = text.replace("\t", "")
+    if newlines or json:
+        quick = quick.replace("\n", "")
+    if quick.isprintable():  # no control, format or separator character at all
+        return text
+    if not _rx("unsafe").search(text):
         return text
     if styles:
-        parts = _SGR.split(text)
+        parts = _rx("sgr").split(text)
         out = [printable(parts[0], newlines=newlines)]
-        for seq, part in zip(_SGR.findall(text), parts[1:]):
+        for seq, part in zip(_rx("sgr").findall(text), parts[1:]):
             out += [seq, printable(part, newlines=newlines)]
         return "".join(out)
 
@@ -110,4 +129,4 @@ def printable(text: str, *, newlines: bool = False, styles: bool = False,
             return _NAMES[ch]
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
-    return _UNSAFE.sub(escape, text)
+    return _rx("unsafe").sub(escape, text)
