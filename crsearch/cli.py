@@ -103,7 +103,7 @@ class _Group(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as e:
-            e.message = printable(e.message)  # a hostile --data-dir or option name
+            e.message = printable(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -119,7 +119,7 @@ class _Group(click.Group):
             click.echo(f"Error: {printable(str(e))}", err=True)
             ctx.exit(e.exit_code)
         except click.ClickException as e:
-            e.message = printable(e.message)  # usage errors quote what was typed
+            e.message = printable(e.message)  # type: ignore[misc]  # usage errors quote what was typed
             raise
         except KeyboardInterrupt as e:
             # An import says what it stored; everything else writes atomically.

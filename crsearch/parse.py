@@ -536,8 +536,8 @@ def scrub(release: Release) -> Release:
             if name not in ("line", "obsolete", "kind", "cited_by"):
                 setattr(item, name, clean(getattr(item, name), found))
         if found:
-            label = getattr(item, "term", None) or item.id
-            release.anomalies.append(Anomaly("control-characters", item.line, label,
+            label = getattr(item, "term", None) or getattr(item, "id", "")
+            release.anomalies.append(Anomaly("control-characters", getattr(item, "line", 0), label,
                                              f"removed control or format characters: {', '.join(found)}"))
     release.invalidate()
     return release

@@ -221,14 +221,14 @@ class _SafeRedirects(urllib.request.HTTPRedirectHandler):
             raise SourceError(f"refusing a redirect from {short(base)} to a "
                               f"non-http(s) URL: {short(newurl)}")
 
-    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+    def http_error_302(self, req, fp, code, msg, headers):
         # Checked before urllib's own rules, which would allow ftp://.
         self._check(req.full_url, headers.get("location") or headers.get("uri"))
         return super().http_error_302(req, fp, code, msg, headers)
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         self._check(req.full_url, newurl)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 

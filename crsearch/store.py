@@ -735,10 +735,11 @@ class Store:
                         retire(other)
                 break
         kept = {e["effective_date"] for e in fresh}
-        for e in entries:
-            if e["effective_date"] not in kept and not any(
-                    line.startswith(f"release {e['effective_date']}:") for line in report.dropped):
-                report.dropped.append(f"release {e['effective_date']}: its folder is gone; import "
+        for old_entry in entries:
+            day = old_entry["effective_date"]
+            if day not in kept and not any(
+                    line.startswith(f"release {day}:") for line in report.dropped):
+                report.dropped.append(f"release {day}: its folder is gone; import "
                                       "it again with `crsearch update --from FILE`")
         report.releases = len(fresh)
         if fresh != entries or not (self.root / CATALOG).exists():

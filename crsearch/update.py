@@ -198,9 +198,9 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
     stored: list[str] = []
 
     def publish(n: int, staged: ImportResult) -> None:
-        results[n] = _publish(store, staged, force)
-        if results[n].stored is not None:
-            stored.append(results[n].stored.effective_date)
+        done = results[n] = _publish(store, staged, force)
+        if done.stored is not None:
+            stored.append(done.stored.effective_date)
         if progress:
             progress(n + 1, total, staged.name)
 
