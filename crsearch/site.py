@@ -336,7 +336,7 @@ def gather(release: Release) -> tuple[list[Page], LinkStats]:
 
     pages.append(Page("glossary.html", "glossary.html", {
         **common, "terms": terms, "page_title": "Glossary",
-        "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
+        **glossary_letters([t.entry.term for t in terms])}))
 
     keywords = []
     for chapter in ("701", "702"):
@@ -356,6 +356,37 @@ def gather(release: Release) -> tuple[list[Page], LinkStats]:
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
     return pages, stats
+
+
+def glossary_letters(terms: list[str]) -> dict[str, Any]:
+    """Where each letter of the glossary starts: ``letters`` (sorted) and
+    ``letter_at`` (term index -> letter), one anchor per letter.
+
+    The printed glossary files a few terms out of order ("Job Select" among
+    the H's, "The Ring" among the R's); such a run does not start a letter:
+    a letter starts at its first run that sits in alphabetical order
+    between its neighbours.
+    """
+    runs: list[tuple[str, int]] = []  # (letter, first index)
+    for i, term in enumerate(terms):
+        first = term[:1].upper()
+        if not first.isalpha():
+            continue
+        if not runs or runs[-1][0] != first:
+            runs.append((first, i))
+    at: dict[int, str] = {}
+    placed: set[str] = set()
+    for n, (letter, i) in enumerate(runs):
+        before = runs[n - 1][0] if n else ""
+        after = runs[n + 1][0] if n + 1 < len(runs) else "\uffff"
+        if letter not in placed and before <= letter <= after:
+            at[i] = letter
+            placed.add(letter)
+    for letter, i in runs:  # a letter with no run in order keeps its first
+        if letter not in placed:
+            at[i] = letter
+            placed.add(letter)
+    return {"letters": sorted(placed), "letter_at": at}
 
 
 def _first_words(text: str, n: int = 8) -> str:
@@ -495,7 +526,9 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     if not (folder / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
+    from crsearch.site_serve import CachingHandler
+
+    class Handler(CachingHandler):
         extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".js": "text/javascript",
                           ".json": "application/json"}
