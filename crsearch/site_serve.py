@@ -88,6 +88,12 @@ class CachingHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return f
 
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        try:
+            super().copyfile(source, outputfile)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went elsewhere before the body was sent
+
     def _cache_headers(self, rel: str, etag: str, modified: str) -> None:
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", modified)
