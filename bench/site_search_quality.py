@@ -30,7 +30,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 #: Read the ranked ids from the page once the search has answered.
 READ_RESULTS = """() => {
   const r = document.getElementById("results");
-  if (!r || r.querySelector(".status")) return null;
+  if (!r || r.getAttribute("aria-busy")) return null;
   return Array.from(r.querySelectorAll("a[href]")).map(a => {
     const li = a.closest("[data-id]");
     return li ? li.getAttribute("data-id") : a.getAttribute("href");

@@ -424,14 +424,15 @@ def environment(urls: Urls):
     return env
 
 
-def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
-    """Every file of the site (but the search index), by name."""
+def render(release: Release, search_meta: str = "") -> tuple[dict[str, bytes], LinkStats]:
+    """Every file of the site (but the search data, whose metadata file
+    ``search_meta`` names to the pages), by name."""
     pages, stats = gather(release)
     env = environment(Urls(release))
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
-            page=page.name, page_kind=page.template[:-5], **page.context)
+            page=page.name, page_kind=page.template[:-5], search_meta=search_meta, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
@@ -461,11 +462,13 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     """
     out = Path(out)
     _check_out(out)
-    files, stats = render(release)
+    search_files: dict[str, bytes] = {}
     if search:
         from crsearch import site_search
 
-        files.update(site_search.build(release, Urls(release).url_for))
+        search_files = site_search.build(release, Urls(release).url_for)
+    files, stats = render(release, site_search.meta_name(search_files) if search else "")
+    files.update(search_files)
     problems = []
     if stats.dangling:
         problems.append(f"{len(stats.dangling)} references point at rules this release "

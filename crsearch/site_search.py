@@ -39,11 +39,11 @@ from crsearch.model import GLOSSARY_PREFIX, Release
 
 #: The folder of the search data inside the site.
 FOLDER = "search"
-META = f"{FOLDER}/meta.js"
+META = "meta"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 24_000
 #: Document runs hold about this many bytes of JSON each.
-BLOCK_BYTES = 14_000
+BLOCK_BYTES = 3_500
 #: Scores are stored as integers in hundredths.
 SCALE = 100
 
@@ -168,7 +168,9 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
             return
         local: dict[str, str] = {}
         block_df: dict[str, int] = {}
-        for r in rows:
+        # Only keyword interactions ("deathtouch trample") read the stems of
+        # a document's words and their frequencies: 701 and 702 carry them.
+        for r in (rows if any(r[0].startswith(("701.", "702.")) for r in rows) else ()):
             for w in words(r[3]) + words(r[2]):
                 if w in STOP_WORDS:
                     continue
@@ -180,7 +182,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         name, raw = _hashed(f"d{n}", f"d{n}", {"docs": rows, "stems": local, "df": block_df})
         files[name] = raw
         blocks.append([start_of[n], len(rows)])
-        block_files.append(name.split("/", 1)[1])
+        block_files.append(name.split(".")[1])  # the hash: site.js makes d<n>.<hash>.js
         rows, size = [], 0
 
     start_of: list[int] = []
@@ -209,16 +211,25 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         if alts:
             entry.append(alts)
         entries[w] = entry
+    # Which documents have a stem among the words of their text and title:
+    # the CLI's re-ranking counts coverage over exactly those words.
+    has: dict[str, list[int]] = {}
+    for num, d in enumerate(docs):
+        for st in sorted({stem_of(w) for w in words(d.get("text", "")) + words(d.get("title", ""))
+                          if w not in STOP_WORDS}):
+            has.setdefault(st, []).append(num)
     postings: dict[str, list[Any]] = {}
-    for st, acc in scores.items():
+    for st in sorted(set(scores) | set(has)):
+        acc = scores.get(st, {})
         nums = sorted(acc)
-        deltas = [b - a for a, b in zip([0, *nums], nums)]
-        postings[st] = [df.get(st, 0), deltas, [round(acc[d] * SCALE) for d in nums]]
+        present = has.get(st, [])
+        postings[st] = [df.get(st, 0), _deltas(nums), [round(acc[d] * SCALE) for d in nums],
+                        _deltas(present)]
     sizes: dict[str, int] = {}
     for w in entries:
         sizes[w] = sizes.get(w, 0) + len(w) + 16
     for st, p in postings.items():
-        sizes[st] = sizes.get(st, 0) + len(st) + 8 + 6 * len(p[1])
+        sizes[st] = sizes.get(st, 0) + len(st) + 8 + 6 * len(p[1]) + 3 * len(p[3])
     keys = _prefix_keys(sizes, SHARD_BYTES)
     shards: dict[str, dict[str, Any]] = {}
     for w, e in entries.items():
@@ -241,9 +252,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
-    title_words = sorted({w for t in [*terms["keywords"],
-                                      *(n for g in terms["glossary"] for n in g["names"])]
-                          for w in t.split()})
+    from crsearch.vocab import QUESTION_WORDS
     meta = {
         "format": 1,
         "date": release.effective_date,
@@ -257,17 +266,29 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                  "boosts": FIELD_BOOSTS},
         "n": len(docids),
         "ids": pack_ids(docids),
-        "blocks": [[b[0], b[1], f] for b, f in zip(blocks, block_files)],
+        "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
         "shards": shard_files,
         "letters": letter_files,
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
         "glossary": [[g["id"][len(GLOSSARY_PREFIX):], g["names"], g["targets"], g["see"]]
                      for g in terms["glossary"]],
-        "title_words": title_words,
+        # Question words are never searched for, but typo correction asks
+        # whether the release uses them.
+        "unknown_question_words": sorted(w for w in QUESTION_WORDS if w not in vocab),
     }
-    files[META] = _script("meta", meta)
+    name, raw = _hashed(META, META, meta)
+    files[name] = raw
     return dict(sorted(files.items()))
+
+
+def meta_name(files: dict[str, bytes]) -> str:
+    """The path of the metadata file among ``build``'s files (pages name it)."""
+    return next(n for n in files if n.startswith(f"{FOLDER}/{META}."))
+
+
+def _deltas(nums: list[int]) -> list[int]:
+    return [b - a for a, b in zip([0, *nums], nums)]
 
 
 def pack_ids(ids: list[str]) -> list[str]:

@@ -4,9 +4,10 @@ A phone on a slow network gets chapter 702 as 62 kB instead of 355 kB, and a
 second visit asks only "has it changed?" (``ETag``/``Last-Modified``, answered
 with 304) or nothing at all:
 
-- pages and ``search/meta.js`` (which names the other search files):
-  ``Cache-Control: no-cache`` (always revalidated, so a rebuilt site shows);
-- search data files with a content hash in their name: cached for a year;
+- pages: ``Cache-Control: no-cache`` (always revalidated, so a rebuilt site
+  shows at once);
+- search data files, whose names hold a hash of their content (the pages
+  name the metadata file, which names the others): cached for a year;
 - everything else (style, script, icons): cached for ten minutes.
 
 Standard library only.
@@ -29,7 +30,7 @@ COMPRESSIBLE = ("text/", "application/javascript", "application/json", "applicat
 #: Smaller bodies are sent as they are: gzip would barely help.
 MIN_GZIP = 512
 HASHED = re.compile(r"\.[0-9a-f]{10}\.[a-z]+$")
-REVALIDATE = ("search/meta.js", "sw.js", "service-worker.js")
+REVALIDATE = ("sw.js", "service-worker.js")
 
 
 def cache_control(rel: str) -> str:

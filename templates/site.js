@@ -9,9 +9,11 @@
 (function () {
   "use strict";
   var DATA = window.CRSEARCH_DATA = window.CRSEARCH_DATA || {};
-  var me = document.currentScript && document.currentScript.src;
-  /* search/ sits beside site.js, wherever the page that loads it is. */
-  var BASE = me ? me.replace(/site\.js(?:[?#].*)?$/, "") : "";
+  var me = document.currentScript;
+  /* search/ sits beside site.js, wherever the page that loads it is; the
+     page names the metadata file (its name holds a hash of its content). */
+  var BASE = me && me.src ? me.src.replace(/site\.js(?:[?#].*)?$/, "") : "";
+  var META = me ? me.getAttribute("data-search") : null;
   var loading = {};
 
   /* Load one data file (a <script>, so that file:// works too). */
@@ -20,7 +22,7 @@
     if (!loading[name]) {
       loading[name] = new Promise(function (resolve, reject) {
         var s = document.createElement("script");
-        s.src = BASE + "search/" + file;
+        s.src = BASE + file;
         s.async = true;
         s.onload = function () { DATA[name] ? resolve(DATA[name]) : reject(new Error(file)); };
         s.onerror = function () { delete loading[name]; reject(new Error("cannot load " + file)); };
@@ -33,7 +35,8 @@
   var enginePromise = null;
   function engine() {
     if (!enginePromise) {
-      enginePromise = load("meta", "meta.js").then(function (m) { return new Engine(m); });
+      enginePromise = META ? load("meta", META).then(function (m) { return new Engine(m); })
+        : Promise.reject(new Error("This site was built without search."));
       enginePromise.catch(function () { enginePromise = null; });
     }
     return enginePromise;
@@ -63,7 +66,11 @@
       var e = { id: "glossary:" + g[0], names: g[1], targets: g[2], see: g[3] };
       g[1].forEach(function (name) { if (!(name in self.glossary)) self.glossary[name] = e; });
     });
-    this.titleWords = new Set(m.title_words);
+    this.titleWords = new Set();
+    Object.keys(m.keywords).concat(Object.keys(this.glossary)).forEach(function (t) {
+      t.split(" ").forEach(function (w) { self.titleWords.add(w); });
+    });
+    this.unknownQuestionWords = new Set(m.unknown_question_words);
     this.shardKeys = new Set(Object.keys(m.shards));
     this.words = {};     // word -> [count, stem, alternatives?]
     this.postings = {};  // stem -> [df, docnums, scores]
@@ -100,7 +107,11 @@
     return this.wordsOf(text).filter(function (w) { return !self.stop.has(w); })
       .map(function (w) { return self.stemWord(w); });
   };
-  Engine.prototype.inVocab = function (w) { var e = this.words[w]; return !!(e && e[0] > 0); };
+  Engine.prototype.inVocab = function (w) {
+    if (this.questionWords.has(w)) return !this.unknownQuestionWords.has(w);
+    var e = this.words[w];
+    return !!(e && e[0] > 0);
+  };
 
   /* -- data on demand ------------------------------------------------------- */
   Engine.prototype.shardOf = function (word) {
@@ -112,15 +123,38 @@
   /* Load the word files of ``words`` (words and stems). */
   Engine.prototype.need = function (words) {
     var self = this, keys = new Set();
-    words.forEach(function (w) { var k = self.shardOf(w); if (k !== null) keys.add(k); });
+    words.forEach(function (w) {
+      if (self.stop.has(w) || self.questionWords.has(w)) return; /* never searched for */
+      var k = self.shardOf(w);
+      if (k !== null) keys.add(k);
+    });
     return Promise.all(Array.from(keys).map(function (k) {
-      return load("w-" + k, self.m.shards[k]).then(function (d) {
+      return load("w-" + k, "search/" + self.m.shards[k]).then(function (d) {
         if (d._merged) return;
         d._merged = true;
         Object.keys(d.w).forEach(function (w) { self.words[w] = d.w[w]; });
         Object.keys(d.p).forEach(function (s) { self.postings[s] = d.p[s]; });
       });
     }));
+  };
+  /* While a query is typed: load the word files of the words typed so far
+     (and of the word being typed, once its file is certain). */
+  Engine.prototype.prefetch = function (text) {
+    var self = this, folded = this.foldText(text), ws = folded.match(WORD) || [];
+    var complete = /[\s"'.,;:!?)]$/.test(folded) ? ws : ws.slice(0, -1), want = [];
+    function take(w) {
+      if (self.stop.has(w)) return;
+      want.push(w);
+      if (self.jargon[w]) want.push.apply(want, self.wordsOf(self.jargon[w]));
+    }
+    complete.forEach(take);
+    var last = complete.length < ws.length ? ws[ws.length - 1] : null;
+    if (last && last.length >= 3) {
+      var longer = false;
+      this.shardKeys.forEach(function (k) { if (k.length > last.length && k.indexOf(last) === 0) longer = true; });
+      if (!longer) take(last);
+    }
+    return this.need(want).catch(function () {});
   };
   Engine.prototype.blockOf = function (num) {
     var b = this.m.blocks, lo = 0, hi = b.length - 1;
@@ -134,7 +168,7 @@
       if (!self.docs[id] && self.num.has(id)) blocks.add(self.blockOf(self.num.get(id)));
     });
     return Promise.all(Array.from(blocks).map(function (b) {
-      return load("d" + b, self.m.blocks[b][2]).then(function (d) {
+      return load("d" + b, "search/d" + b + "." + self.m.blocks[b][1] + ".js").then(function (d) {
         if (d._merged) return;
         d._merged = true;
         d.docs.forEach(function (r) {
@@ -145,12 +179,21 @@
       });
     }));
   };
+  /* The documents whose text or title has stem ``s`` (what coverage counts). */
+  Engine.prototype.present = function (s) {
+    var p = this.postings[s];
+    if (!p) return EMPTY;
+    if (!p._has) { var set = new Set(), d = 0; p[3].forEach(function (x) { d += x; set.add(d); }); p._has = set; }
+    return p._has;
+  };
   Engine.prototype.docFrequency = function (s) {
     var p = this.postings[s];
     if (p) return p[0];
     return this.df[s] || 0;
   };
   Engine.prototype.idf = function (s) { return Math.log(this.n / (this.docFrequency(s) + 1)) + 1; };
+
+  var EMPTY = new Set();
 
   /* -- rule numbers (crsearch/numbers.py) ------------------------------------ */
   var LETTERS = "abcdefghijkmnpqrstuvwxyz";
@@ -408,7 +451,7 @@
     if (!todo.length) return Promise.resolve(null);
     var letters = Array.from(new Set(todo.map(function (w) { return w[0]; })));
     return Promise.all(letters.map(function (l) {
-      return self.m.letters[l] ? load("v-" + l, self.m.letters[l]) : Promise.resolve([]);
+      return self.m.letters[l] ? load("v-" + l, "search/" + self.m.letters[l]) : Promise.resolve([]);
     })).then(function (lists) {
       var byLetter = {};
       letters.forEach(function (l, i) { byLetter[l] = lists[i]; });
@@ -418,7 +461,7 @@
         if (!pool.length) needAll = true;
         return pool;
       });
-      var all = needAll ? Promise.all(Object.keys(self.m.letters).map(function (l) { return load("v-" + l, self.m.letters[l]); })) : Promise.resolve([]);
+      var all = needAll ? Promise.all(Object.keys(self.m.letters).map(function (l) { return load("v-" + l, "search/" + self.m.letters[l]); })) : Promise.resolve([]);
       return all.then(function (every) {
         var flat = [].concat.apply([], every);
         var changed = false, best = {};
@@ -440,7 +483,9 @@
   };
 
   /* -- the search (search.Engine.search) ------------------------------------------ */
-  Engine.prototype.search = function (text, limit) {
+  /* ``partial`` (optional) is called with the first results as soon as they
+     are sure (rule numbers, titles), before the full text is ranked. */
+  Engine.prototype.search = function (text, limit, partial) {
     var self = this, R = this.rank, q;
     limit = limit || 10;
     try { q = this.parse(text); } catch (e) { return Promise.reject(e); }
@@ -518,8 +563,13 @@
       });
     }).then(function (got) {
       var titles = got[0], cited = got[1];
+      var early = partial && ranked.size && (q.words.length || q.phrases.length) ?
+        self.hits(Array.from(ranked.entries()).slice(0, limit), q).then(function (h) {
+          partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
+        }) : null;
       if (q.words.length || q.phrases.length) {
-        return self.fullText(q).then(function (full) {
+        return Promise.all([early, self.fullText(q, limit + ranked.size)]).then(function (both) {
+          var full = both[1];
           full.forEach(function (hit, n) {
             add(hit[0], hit[1]);
             if (n === 0 && q.passage) titles.concat(cited).forEach(function (t) { add(t, hit[1] - 0.001); });
@@ -653,7 +703,7 @@
 
   function pairs(ws) { var out = new Set(); for (var i = 1; i < ws.length; i++) out.add(ws[i - 1] + " " + ws[i]); return out; }
 
-  Engine.prototype.fullText = function (q) {
+  Engine.prototype.fullText = function (q, need) {
     var self = this, R = this.rank, stems = [], alts = {};
     function push(s) { if (stems.indexOf(s) < 0) stems.push(s); }
     var terms = this.terms(q);
@@ -706,56 +756,83 @@
     cands = cands.slice(0, R.candidates);
     if (!cands.length) return Promise.resolve([]);
     var ids = cands.map(function (c) { return self.ids[c[0]]; });
-    return this.needDocs(ids).then(function () {
-      var qbigrams = pairs(q.words);
-      var plain = q.words.filter(function (w) { return !self.questionWords.has(w); });
-      var tpairs = pairs(plain);
-      var named = q.passage ? [] : self.keywordsNamed(q).map(function (k) { return k + "."; });
-      var altStems = new Set();
-      Object.keys(alts).forEach(function (k) { alts[k].forEach(function (a) { a.forEach(function (s) { altStems.add(s); }); }); });
-      var stemSet = new Set(stems.filter(function (s) { return !altStems.has(s); }).concat(Object.keys(alts)));
-      var weights = {}, totalWeight = 0;
-      stemSet.forEach(function (s) { weights[s] = self.idf(s); totalWeight += weights[s]; });
-      totalWeight = totalWeight || 1.0;
-      var question = !q.passage && q.words.some(function (w) { return self.questionWords.has(w); });
-      var inCands = {};
-      ids.forEach(function (id) {
-        var doc = self.docs[id];
-        if (doc && doc.kind === "subrule") { var up = parentId(id); inCands[up] = (inCands[up] || 0) + 1; }
-      });
-      var citedByQuery = new Set();
-      if (q.passage) q.ids.forEach(function (sp) { citedByQuery.add(sp[0]); citedByQuery.add(sp[1]); });
-      var best = cands[0][1] || 1.0, scored = [];
-      cands.forEach(function (c, i) {
-        var doc = self.docs[ids[i]];
-        if (!doc) return;
-        self.docWords(doc);
-        var score = c[1] / best, tw = doc._words, ts = doc._stems;
-        if (stemSet.size > 1) {
-          var got = 0;
-          stemSet.forEach(function (s) {
-            if (ts.has(s) || (alts[s] || []).some(function (a) { var all = true; a.forEach(function (x) { if (!ts.has(x)) all = false; }); return all; })) got += weights[s];
-          });
-          score += R.coverage * Math.pow(got / totalWeight, 2);
+    var qbigrams = pairs(q.words);
+    var plain = q.words.filter(function (w) { return !self.questionWords.has(w); });
+    var tpairs = pairs(plain);
+    var named = q.passage ? [] : self.keywordsNamed(q).map(function (k) { return k + "."; });
+    var altStems = new Set();
+    Object.keys(alts).forEach(function (k) { alts[k].forEach(function (a) { a.forEach(function (s) { altStems.add(s); }); }); });
+    var stemSet = new Set(stems.filter(function (s) { return !altStems.has(s); }).concat(Object.keys(alts)));
+    var weights = {}, totalWeight = 0;
+    stemSet.forEach(function (s) { weights[s] = self.idf(s); totalWeight += weights[s]; });
+    totalWeight = totalWeight || 1.0;
+    var question = !q.passage && q.words.some(function (w) { return self.questionWords.has(w); });
+    var inCands = {};
+    ids.forEach(function (id) {
+      if (idKind(id) === "subrule") { var up = parentId(id); inCands[up] = (inCands[up] || 0) + 1; }
+    });
+    var citedByQuery = new Set();
+    if (q.passage) q.ids.forEach(function (sp) { citedByQuery.add(sp[0]); citedByQuery.add(sp[1]); });
+    var best = cands[0][1] || 1.0;
+    /* Everything but the word-pair and phrase parts is known from the
+       word files (which documents have which stems); those parts need the
+       text, so only the candidates that could still reach the first
+       ``need`` places are loaded.  The ranking is the CLI's either way. */
+    function possible(w, d) { return self.stop.has(w) || self.questionWords.has(w) || self.present(self.stemWord(w)).has(d); }
+    function possiblePairs(set, d) {
+      var n = 0;
+      set.forEach(function (p) { var ab = p.split(" "); if (possible(ab[0], d) && possible(ab[1], d)) n++; });
+      return n;
+    }
+    var rows = cands.map(function (c, i) {
+      var d = c[0], id = ids[i], kind = idKind(id), score = c[1] / best;
+      if (stemSet.size > 1) {
+        var got = 0;
+        stemSet.forEach(function (st) {
+          if (self.present(st).has(d) || (alts[st] || []).some(function (a) {
+            var all = true; a.forEach(function (x) { if (!self.present(x).has(d)) all = false; }); return all;
+          })) got += weights[st];
+        });
+        score += R.coverage * Math.pow(got / totalWeight, 2);
+      }
+      if (question && (inCands[id] || 0) >= 3) score += R.parent * Math.min(inCands[id], R.parent_max);
+      if (citedByQuery.size && (citedByQuery.has(id) || ancestors(id).some(function (a) { return citedByQuery.has(a); }))) score -= 1.0;
+      if (named.length && named.some(function (k) { return id.indexOf(k) === 0; })) score += R.named;
+      if (kind === "glossary" && !q.passage && stemSet.size > 1) score -= R.glossary_multi;
+      if (kind === "chapter" || kind === "section") score -= 0.15;
+      var up = 0, out = false;
+      if (q.passage && qbigrams.size) up += R.passage * possiblePairs(qbigrams, d) / qbigrams.size;
+      else if (tpairs.size) up += R.adjacent * possiblePairs(tpairs, d) / tpairs.size;
+      if (q.phrases.length) {
+        var maybe = phraseStems.every(function (ps) { return ps.every(function (st) { return self.present(st).has(d); }); });
+        if (maybe) up += 0.8; else if (!q.passage) out = true;
+      }
+      return { id: id, low: q.phrases.length && !q.passage ? -Infinity : score, score: score, up: score + up, out: out, exact: up === 0 };
+    }).filter(function (r) { return !r.out; });
+    var lows = rows.map(function (r) { return r.low; }).sort(function (x, y) { return y - x; });
+    var bar = lows.length >= need ? lows[need - 1] : -Infinity;
+    var fetch = rows.filter(function (r) { return !r.exact && r.up >= bar; });
+    return this.needDocs(fetch.map(function (r) { return r.id; })).then(function () {
+      var scored = [];
+      rows.forEach(function (r) {
+        var score = r.score;
+        if (!r.exact && r.up >= bar) {
+          var doc = self.docWords(self.docs[r.id]), tw = doc._words, tb = pairs(tw), shared = 0;
+          if (q.passage && qbigrams.size) {
+            qbigrams.forEach(function (p) { if (tb.has(p)) shared++; });
+            score += R.passage * shared / qbigrams.size;
+          } else if (tpairs.size) {
+            tpairs.forEach(function (p) { if (tb.has(p)) shared++; });
+            score += R.adjacent * shared / tpairs.size;
+          }
+          var joined = " " + tw.join(" ") + " ";
+          var hasAll = q.phrases.every(function (p) { return joined.indexOf(" " + p + " ") >= 0; });
+          if (q.phrases.length && hasAll) score += 0.8;
+          if (q.phrases.length && !q.passage && !hasAll) return;
+        } else if (!r.exact) {
+          return; /* cannot reach the first places: left out */
         }
-        if (question && (inCands[doc.id] || 0) >= 3) score += R.parent * Math.min(inCands[doc.id], R.parent_max);
-        var tb = pairs(tw), shared;
-        if (q.passage && qbigrams.size) {
-          shared = 0; qbigrams.forEach(function (p) { if (tb.has(p)) shared++; });
-          score += R.passage * shared / qbigrams.size;
-        } else if (tpairs.size) {
-          shared = 0; tpairs.forEach(function (p) { if (tb.has(p)) shared++; });
-          score += R.adjacent * shared / tpairs.size;
-        }
-        if (citedByQuery.size && (citedByQuery.has(doc.id) || ancestors(doc.id).some(function (a) { return citedByQuery.has(a); }))) score -= 1.0;
-        if (named.length && named.some(function (k) { return doc.id.indexOf(k) === 0; })) score += R.named;
-        if (doc.kind === "glossary" && !q.passage && stemSet.size > 1) score -= R.glossary_multi;
-        var joined = " " + tw.join(" ") + " ";
-        var hasAll = q.phrases.every(function (p) { return joined.indexOf(" " + p + " ") >= 0; });
-        if (q.phrases.length && hasAll) score += 0.8;
-        if (q.phrases.length && !q.passage && !hasAll) return;
-        if (doc.kind === "chapter" || doc.kind === "section") score -= 0.15;
-        scored.push([doc.id, score]);
+        scored.push([r.id, score]);
       });
       scored.sort(function (a, b) { return b[1] - a[1]; });
       return scored;
@@ -766,15 +843,17 @@
   Engine.prototype.hits = function (items, q) {
     var self = this;
     return this.needDocs(items.map(function (x) { return x[0]; })).then(function () {
-      var stems = new Set();
+      var stems = new Set(), forms = new Set();
       q.words.concat([].concat.apply([], q.phrases.map(function (p) { return p.split(" "); }))).forEach(function (w) {
         if (!self.stop.has(w)) self.stems(w).forEach(function (s) { stems.add(s); });
       });
+      /* The other words with those stems, from the word files loaded. */
+      Object.keys(self.words).forEach(function (w) { if (stems.has(self.words[w][1])) forms.add(w); });
       var out = [];
       items.forEach(function (x) {
         var doc = self.docs[x[0]];
         if (!doc) return;
-        var sn = self.snippet(doc.text || doc.title || "", stems);
+        var sn = self.snippet(doc.text || doc.title || "", stems, forms);
         out.push({ id: doc.id, kind: doc.kind, title: doc.title, parent: doc.parent, url: doc.url,
                    snippet: sn[0], highlights: sn[1], score: x[1] });
       });
@@ -784,14 +863,17 @@
 
   var SPAN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu;
   /* The window of ``text`` with the most matched words (search.snippet_of). */
-  Engine.prototype.snippet = function (text, stems) {
+  Engine.prototype.snippet = function (text, stems, forms) {
     var size = this.rank.snippet_words, self = this;
     text = text.split(/\s+/).filter(Boolean).join(" ");
     var spans = [], m;
     SPAN.lastIndex = 0;
     while ((m = SPAN.exec(text))) spans.push([m.index, m.index + m[0].length]);
     var matched = [];
-    spans.forEach(function (s, i) { if (stems.has(self.stemWord(self.foldText(text.slice(s[0], s[1]))))) matched.push(i); });
+    spans.forEach(function (s, i) {
+      var w = self.foldText(text.slice(s[0], s[1]));
+      if (forms.has(w) || stems.has(self.stemWord(w))) matched.push(i);
+    });
     if (!spans.length) return [text.slice(0, 200), []];
     var start = 0, end = spans.length;
     if (spans.length > size) {
@@ -870,6 +952,10 @@
         .then(function (url) { window.location.href = url || searchUrl(); });
     });
     input.addEventListener("focus", function () { engine().catch(function () {}); }, { once: true });
+    input.addEventListener("input", function () {
+      var value = input.value;
+      if (value.trim()) engine().then(function (eng) { eng.prefetch(value); }, function () {});
+    });
     if (!form.classList.contains("search")) return;
 
     /* The ARIA 1.2 combobox: input role=combobox controls a listbox. */
@@ -916,7 +1002,7 @@
         engine().then(function (eng) { return eng.search(value, 7); }).then(function (res) {
           if (mine === seq) show(res.error ? [] : res.results);
         }, function () { if (mine === seq) close(); });
-      }, 120);
+      }, 250);
     });
     input.addEventListener("keydown", function (ev) {
       var opts = options();
@@ -964,15 +1050,15 @@
     if (!q.trim()) { box.focus(); return; }
     document.title = q + " \u00b7 " + document.title;
     var status = el("p", { "class": "status" }, "Searching\u2026");
+    results.setAttribute("aria-busy", "true");
     results.appendChild(status);
-    engine().then(function (eng) { return eng.search(q, 20); }).then(function (res) {
+    function render(res) {
       results.textContent = "";
       if (res.error) {
         var msg = el("p", { "class": "error" }, res.error);
         if (res.near) {
           msg.appendChild(document.createTextNode(" Nearest: "));
-          var near = el("a", { href: "search.html?q=" + encodeURIComponent(res.near) }, res.near);
-          msg.appendChild(near);
+          msg.appendChild(el("a", { href: "search.html?q=" + encodeURIComponent(res.near) }, res.near));
         }
         results.appendChild(msg);
         return;
@@ -987,8 +1073,7 @@
       var ol = el("ol", { "class": "hits" });
       res.results.forEach(function (h) {
         var li = el("li", { "class": "hit hit-" + h.kind, "data-id": h.id });
-        var a = el("a", { href: resolve(h.url), "class": "hit-title" }, label(h));
-        li.appendChild(a);
+        li.appendChild(el("a", { href: resolve(h.url), "class": "hit-title" }, label(h)));
         if (h.parent) li.appendChild(el("span", { "class": "hit-parent" }, h.parent));
         var ex = el("span", { "class": "excerpt" });
         ex.appendChild(marked(h.snippet, h.highlights));
@@ -996,10 +1081,18 @@
         ol.appendChild(li);
       });
       results.appendChild(ol);
+    }
+    var done = false;
+    engine().then(function (eng) {
+      return eng.search(q, 10, function (early) { if (!done) render(early); });
+    }).then(function (res) {
+      done = true;
+      render(res);
     }).catch(function (e) {
+      done = true;
       results.textContent = "";
       results.appendChild(el("p", { "class": "error" }, e && e.message ? e.message : "Search is not available."));
-    });
+    }).then(function () { results.removeAttribute("aria-busy"); });
   }
 
   function init() {

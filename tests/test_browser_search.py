@@ -30,7 +30,7 @@ if not Path(CHROMIUM).exists():
 #: The ids a search page lists, in order, once the search has answered.
 RESULTS = """() => {
   const r = document.getElementById("results");
-  if (!r || r.querySelector(".status")) return null;
+  if (!r || r.getAttribute("aria-busy")) return null;
   return Array.from(r.querySelectorAll("li[data-id]")).map(li => li.getAttribute("data-id"));
 }"""
 

@@ -28,9 +28,17 @@ def read_data(path: Path) -> object:
     return json.loads(m.group(2))
 
 
+def meta_path(folder: Path) -> str:
+    """The metadata file the pages name (``data-search`` on site.js)."""
+    m = re.search(r'<script src="site.js" defer data-search="([^"]+)"',
+                  (folder / "index.html").read_text(encoding="utf-8"))
+    assert m
+    return m.group(1)
+
+
 @pytest.fixture(scope="module")
 def meta(latest_site) -> dict:
-    return read_data(latest_site / site_search.META)
+    return read_data(latest_site / meta_path(latest_site))
 
 
 def test_tables_are_the_clis(meta):
@@ -82,20 +90,26 @@ def test_pack_ids_round_trips():
 
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta):
-    named = {*meta["shards"].values(), *meta["letters"].values(), *(b[2] for b in meta["blocks"])}
-    on_disk = {p.name for p in (latest_site / "search").iterdir()} - {"meta.js"}
+    named = {*meta["shards"].values(), *meta["letters"].values(), *block_files(meta)}
+    on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
+        Path(meta_path(latest_site)).name}
     assert named == on_disk
     assert not (latest_site / "pagefind").exists()
     assert not (latest_site / "terms.js").exists()
 
 
+def block_files(meta: dict) -> list[str]:
+    # What site.js's needDocs loads.
+    return [f"d{n}.{h}.js" for n, (_, h) in enumerate(meta["blocks"])]
+
+
 def test_blocks_cover_every_document_once(latest_site, meta):
     ids = _unpack(meta["ids"])
     seen = []
-    for start, count, name in meta["blocks"]:
+    starts = [b[0] for b in meta["blocks"]] + [len(ids)]
+    for n, name in enumerate(block_files(meta)):
         rows = read_data(latest_site / "search" / name)["docs"]
-        assert len(rows) == count
-        assert [r[0] for r in rows] == ids[start:start + count]
+        assert [r[0] for r in rows] == ids[starts[n]:starts[n + 1]]
         seen += [r[0] for r in rows]
     assert seen == ids
 
@@ -103,7 +117,7 @@ def test_blocks_cover_every_document_once(latest_site, meta):
 def test_documents_carry_their_url(latest_site, meta, latest_release):
     urls = site.Urls(latest_release)
     rows = {}
-    for _, _, name in meta["blocks"]:
+    for name in block_files(meta):
         rows.update({r[0]: r for r in read_data(latest_site / "search" / name)["docs"]})
     assert rows["702.19c"][5] == urls.url_for("702.19c")
     assert rows["glossary:Deathtouch"][5] == urls.url_for("glossary:Deathtouch")
@@ -219,9 +233,9 @@ def test_serve_answers_304_to_a_known_etag(served):
     assert status == 200 and body
 
 
-def test_serve_cache_control_by_kind_of_file(served, meta):
+def test_serve_cache_control_by_kind_of_file(served, meta, latest_site):
     assert fetch(served + "702.html")[1]["Cache-Control"] == "no-cache"
-    assert fetch(served + "search/meta.js")[1]["Cache-Control"] == "no-cache"
+    assert "immutable" in fetch(served + meta_path(latest_site))[1]["Cache-Control"]
     assert fetch(served + "site.css")[1]["Cache-Control"] == "public, max-age=600"
     shard = next(iter(meta["shards"].values()))
     assert "immutable" in fetch(served + "search/" + shard)[1]["Cache-Control"]
