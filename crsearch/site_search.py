@@ -41,11 +41,11 @@ from crsearch.model import GLOSSARY_PREFIX, Release
 FOLDER = "search"
 META = "meta"
 #: Word files are split by prefix until each holds at most this many bytes.
-SHARD_BYTES = 24_000
+SHARD_BYTES = 10_000
 #: Document runs hold about this many bytes of JSON each.
 BLOCK_BYTES = 3_500
-#: Scores are stored as integers in hundredths.
-SCALE = 100
+#: Scores are stored as integers in thousandths.
+SCALE = 1000
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -95,11 +95,15 @@ def shard_key(word: str, keys: set[str]) -> str:
     return ""
 
 
-def _postings(release: Release) -> tuple[list[str], dict[str, int], dict[str, dict[int, float]],
+Scores = dict[str, dict[int, float]]
+
+
+def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scores,
                                          list[dict[str, Any]]]:
     """Whoosh's BM25F score of every stem in every document, summed over the
-    boosted fields as ``search.Engine`` sums them, and each stem's document
-    frequency in the text field (what the CLI's idf uses)."""
+    boosted fields as ``search.Engine`` sums them for typed queries, and over
+    text and name unboosted as it sums them for a pasted passage; and each
+    stem's document frequency in the text field (what the CLI's idf uses)."""
     from crsearch.index import BM25_B, BM25_K1, FIELD_BOOSTS, INDEX_NAME, documents, load_whoosh, schema
 
     load_whoosh()
@@ -119,18 +123,22 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], dict[str, di
         for docnum, fields in reader.iter_docs():
             docids[docnum] = fields["id"]
         df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
-        scores: dict[str, dict[int, float]] = {}
+        scores: Scores = {}
+        passage: Scores = {}
         for field, boost in FIELD_BOOSTS.items():
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
+                pacc = passage.setdefault(st, {})
                 m = s.postings(field, st)
                 while m.is_active():
                     d = m.id()
                     acc[d] = acc.get(d, 0.0) + m.score() * boost
+                    if field in ("text", "name"):
+                        pacc[d] = pacc.get(d, 0.0) + m.score()
                     m.next()
     by_id = {d["id"]: d for d in docs}
-    return docids, df, scores, [by_id[i] for i in docids]
+    return docids, df, scores, passage, [by_id[i] for i in docids]
 
 
 def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
@@ -143,7 +151,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     from crsearch.text import FOLD, STOP_WORDS, words
     from crsearch.vocab import SYNONYMS, tables
 
-    docids, df, scores, docs = _postings(release)
+    docids, df, scores, passage_scores, docs = _postings(release)
     terms = terms_of(release)
     vocab: dict[str, int] = terms["vocab"]
     files: dict[str, bytes] = {}
@@ -223,13 +231,20 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         acc = scores.get(st, {})
         nums = sorted(acc)
         present = has.get(st, [])
+        # A passage's scores (text and name, unboosted), where they differ:
+        # pairs of (position in the list, score); 0 means "not for passages".
+        pacc = passage_scores.get(st, {})
+        differ: list[int] = []
+        for i, d in enumerate(nums):
+            if round(pacc.get(d, 0.0) * SCALE) != round(acc[d] * SCALE):
+                differ += [i, round(pacc.get(d, 0.0) * SCALE)]
         postings[st] = [df.get(st, 0), _deltas(nums), [round(acc[d] * SCALE) for d in nums],
-                        _deltas(present)]
+                        _deltas(present), differ]
     sizes: dict[str, int] = {}
     for w in entries:
         sizes[w] = sizes.get(w, 0) + len(w) + 16
     for st, p in postings.items():
-        sizes[st] = sizes.get(st, 0) + len(st) + 8 + 6 * len(p[1]) + 3 * len(p[3])
+        sizes[st] = sizes.get(st, 0) + len(st) + 8 + 6 * len(p[1]) + 3 * len(p[3]) + 4 * len(p[4])
     keys = _prefix_keys(sizes, SHARD_BYTES)
     shards: dict[str, dict[str, Any]] = {}
     for w, e in entries.items():

@@ -120,11 +120,12 @@
     }
     return null;
   };
-  /* Load the word files of ``words`` (words and stems). */
-  Engine.prototype.need = function (words) {
+  /* Load the word files of ``words`` (words and stems); question words
+     only for a pasted passage (a typed question never searches for them). */
+  Engine.prototype.need = function (words, passage) {
     var self = this, keys = new Set();
     words.forEach(function (w) {
-      if (self.stop.has(w) || self.questionWords.has(w)) return; /* never searched for */
+      if (self.stop.has(w) || (!passage && self.questionWords.has(w))) return;
       var k = self.shardOf(w);
       if (k !== null) keys.add(k);
     });
@@ -154,7 +155,18 @@
       this.shardKeys.forEach(function (k) { if (k.length > last.length && k.indexOf(last) === 0) longer = true; });
       if (!longer) take(last);
     }
-    return this.need(want).catch(function () {});
+    /* Then the files of their stems and other wordings ("dies": "put into
+       a graveyard from the battlefield"), which the search reads next. */
+    return this.need(want).then(function () {
+      var more = [];
+      want.forEach(function (w) {
+        var e = self.words[w];
+        if (!e) return;
+        more.push(e[1]);
+        if (e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
+      });
+      return self.need(more);
+    }).catch(function () {});
   };
   Engine.prototype.blockOf = function (num) {
     var b = this.m.blocks, lo = 0, hi = b.length - 1;
@@ -186,6 +198,18 @@
     if (!p._has) { var set = new Set(), d = 0; p[3].forEach(function (x) { d += x; set.add(d); }); p._has = set; }
     return p._has;
   };
+  /* Stem ``s``'s score in each document's text and name, unboosted. */
+  Engine.prototype.textScores = function (s) {
+    var p = this.postings[s];
+    if (!p) return new Map();
+    if (!p._text) {
+      var scale = this.rank.scale, scores = p[2].slice(), m = new Map(), d = 0, j, i;
+      for (j = 0; j < p[4].length; j += 2) scores[p[4][j]] = p[4][j + 1];
+      for (i = 0; i < p[1].length; i++) { d += p[1][i]; if (scores[i]) m.set(d, scores[i] / scale); }
+      p._text = m;
+    }
+    return p._text;
+  };
   Engine.prototype.docFrequency = function (s) {
     var p = this.postings[s];
     if (p) return p[0];
@@ -194,6 +218,8 @@
   Engine.prototype.idf = function (s) { return Math.log(this.n / (this.docFrequency(s) + 1)) + 1; };
 
   var EMPTY = new Set();
+  /* How many results the search page shows before the rest are ranked. */
+  var FIRST = 4;
 
   /* -- rule numbers (crsearch/numbers.py) ------------------------------------ */
   var LETTERS = "abcdefghijkmnpqrstuvwxyz";
@@ -333,6 +359,7 @@
   var OPERATORS = new Set(["AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"]);
   var LOST_NUMBER = /\b(?:rules?|section)\s*(?=[,.;:)\u2013\u2014-])/i;
   var REFERENCE = /\b(?:(?:rules?|sections?|cr)\s+)?([1-9][0-9]{2}\.[0-9]+[a-z]{0,2})(?:\s*[\u2013\u2014-]\s*([0-9]{3}\.[0-9]+[a-z]{0,2}|[a-z]{1,2}\b|[0-9]+\b))?/gi;
+  var CHAPTER_REFERENCE = /\b(?:rules?|cr)\s+([1-9][0-9]{2})\b(?![.\u2013\u2014-]?[0-9])/gi;
   var KIND_ALIASES = { rules: "rule", subrules: "subrule", chapters: "chapter", sections: "section", term: "glossary", terms: "glossary", definition: "glossary" };
   var KINDS = ["rule", "subrule", "chapter", "section", "glossary"];
 
@@ -381,6 +408,11 @@
           q.ids.push([a, end ? rangeEnd(a, end) : a]);
           return " ";
         } catch (e) { return all; }
+      });
+      /* "see rule 704": a chapter named with its prefix. */
+      text = text.replace(CHAPTER_REFERENCE, function (all, chapter) {
+        q.ids.push([chapter, chapter]);
+        return " ";
       });
     }
     var m;
@@ -526,24 +558,33 @@
       return finish();
     }
     // Words first: their stems, counts and other wordings.
-    return this.need(q.words).then(function () {
+    return this.need(q.words, q.passage).then(function () {
       return q.passage ? null : self.correct(q);
     }).then(function (suggestion) {
       if (suggestion) { result.suggestion = suggestion; q.words = suggestion.split(" "); }
-      return self.need(q.words.concat(q.phrases.join(" ").split(" ")));
+      return self.need(q.words.concat(q.phrases.join(" ").split(" ")), q.passage);
     }).then(function () {
-      // Stems and other wordings may live in other files.
+      // Titles need no more data: the sure first results can be shown while
+      // the files of stems and other wordings load.
+      var titles = self.titleMatches(q), early = Promise.resolve();
+      if (!q.passage) {
+        top = 500.0;
+        titles.forEach(function (id) { add(id, top); top -= 0.01; });
+        if (partial && ranked.size) {
+          early = self.hits(Array.from(ranked.entries()).slice(0, limit), q).then(function (h) {
+            partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
+          });
+        }
+      }
       var more = [];
       self.terms(q).forEach(function (w) {
         more.push(self.stemWord(w));
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more);
-    }).then(function () {
-      return self.titleMatches(q);
-    }).then(function (titles) {
-      var cited = [];
+      return self.need(more, q.passage).then(function () { return [titles, early]; });
+    }).then(function (got) {
+      var titles = got[0], early = got[1], cited = [];
       if (q.passage) {
         q.ids.forEach(function (span) { try { cited.push.apply(cited, self.expand(span)); } catch (e) { /* bad range */ } });
         var phraseWords = q.phrases.reduce(function (n, p) { return n + p.split(" ").length; }, 0);
@@ -552,28 +593,34 @@
           cited.forEach(function (id, n) { add(id, 500.0 - n * 0.01); });
           cited = [];
         }
-        return [titles, cited, []];
+        return [titles, cited, early];
       }
-      top = 500.0;
-      titles.forEach(function (id) { add(id, top); top -= 0.01; });
       return (q.phrases.length ? Promise.resolve([]) : self.interaction(q)).then(function (inter) {
         top = 300.0;
         inter.forEach(function (id) { add(id, top); top -= 0.01; });
-        return [titles, cited, inter];
+        return [titles, cited, early];
       });
     }).then(function (got) {
-      var titles = got[0], cited = got[1];
-      var early = partial && ranked.size && (q.words.length || q.phrases.length) ?
-        self.hits(Array.from(ranked.entries()).slice(0, limit), q).then(function (h) {
-          partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
-        }) : null;
+      var titles = got[0], cited = got[1], early = got[2];
+      function merge(full, into) {
+        full.forEach(function (hit, n) {
+          into(hit[0], hit[1]);
+          if (n === 0 && q.passage) titles.concat(cited).forEach(function (t) { into(t, hit[1] - 0.001); });
+        });
+      }
       if (q.words.length || q.phrases.length) {
-        return Promise.all([early, self.fullText(q, limit + ranked.size)]).then(function (both) {
-          var full = both[1];
-          full.forEach(function (hit, n) {
-            add(hit[0], hit[1]);
-            if (n === 0 && q.passage) titles.concat(cited).forEach(function (t) { add(t, hit[1] - 0.001); });
+        /* The first few places need fewer documents: show them first. */
+        var first = partial && limit > FIRST ? self.fullText(q, FIRST + ranked.size).then(function (full) {
+          var copy = new Map(ranked);
+          merge(full, function (id, score) { if (!copy.has(id) && self.passes(id, q.filters)) copy.set(id, score); });
+          return early.then(function () {
+            return self.hits(Array.from(copy.entries()).slice(0, FIRST), q);
+          }).then(function (h) {
+            partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
           });
+        }) : null;
+        return Promise.all([early, first, self.fullText(q, limit + ranked.size)]).then(function (all) {
+          merge(all[2], add);
         });
       } else if (Object.keys(q.filters).length && !ranked.size) {
         var pool = q.filters.kind === "glossary" ? self.ids.filter(function (i) { return i.indexOf("glossary:") === 0; }) : self.ruleIds;
@@ -737,19 +784,24 @@
     // BM25F candidates: the precomputed scores summed (as Whoosh sums its Or).
     var total = new Map();
     pick.forEach(function (s) {
+      if (q.passage) {
+        /* A passage is matched on text and name, unboosted (as the CLI does). */
+        self.textScores(s).forEach(function (v, d) { total.set(d, (total.get(d) || 0) + v); });
+        return;
+      }
       var p = self.postings[s];
       if (!p) return;
       var d = 0;
       for (var i = 0; i < p[1].length; i++) { d += p[1][i]; total.set(d, (total.get(d) || 0) + p[2][i] / R.scale); }
     });
-    var required = q.passage ? [] : phraseStems.filter(function (ps) { return ps.length; }).map(function (ps) {
-      return ps.map(function (s) { var p = self.postings[s], set = new Set(), d = 0; if (p) p[1].forEach(function (x) { d += x; set.add(d); }); return set; });
-    });
+    /* A typed "phrase": each of its words in the text or name, and their
+       scores added, as Whoosh's And of the two queries scores. */
+    var required = q.passage ? [] : [].concat.apply([], phraseStems).map(function (s) { return self.textScores(s); });
     var cands = [];
     total.forEach(function (v, d) {
       var id = self.ids[d];
       if (!self.passes(id, q.filters)) return;
-      for (var i = 0; i < required.length; i++) { for (var j = 0; j < required[i].length; j++) { if (!required[i][j].has(d)) return; } }
+      for (var i = 0; i < required.length; i++) { if (!required[i].has(d)) return; v += required[i].get(d); }
       cands.push([d, v]);
     });
     cands.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
