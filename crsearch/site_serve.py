@@ -85,6 +85,11 @@ class CachingHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(length))
         if zipped:
             self.send_header("Content-Encoding", "gzip")
+        if ctype.startswith("text/html") and os.path.isfile(os.path.join(root, "site.css")):
+            # The style sheet blocks the first paint: ask for it with the
+            # page's headers, not after the page's head has arrived.
+            up = "../" * rel.count("/")
+            self.send_header("Link", f"<{up}site.css>; rel=preload; as=style")
         self._cache_headers(rel, etag, modified)
         self.end_headers()
         return f

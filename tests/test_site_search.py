@@ -246,3 +246,9 @@ def test_serve_cache_control_by_kind_of_file(served, meta, latest_site):
 def test_serve_still_answers_404_with_the_not_found_page(served):
     status, _, body = fetch(served + "no-such-page.html")
     assert status == 404 and b"<html" in body
+
+
+def test_serve_asks_for_the_style_sheet_with_each_page(served):
+    _, headers, _ = fetch(served + "702.html")
+    assert headers["Link"] == "<site.css>; rel=preload; as=style"
+    assert "Link" not in fetch(served + "site.js")[1]
