@@ -161,6 +161,9 @@
       var more = [];
       want.forEach(function (w) {
         var e = self.words[w];
+        if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.m.letters[w[0]]) {
+          load("v-" + w[0], "search/" + self.m.letters[w[0]]).catch(function () {}); /* a typo */
+        }
         if (!e) return;
         more.push(e[1]);
         if (e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
