@@ -6,25 +6,30 @@ rule numbers, keyword and glossary titles first and re-ranks by coverage
 (``search.Engine``).  The site's ``site.js`` runs the same ranking in the
 browser, so this module writes what it needs, computed by the same Python:
 
-- ``search/meta.js``: the wording tables (``vocab.tables()``: jargon,
-  synonyms, question and stop words), the ranking constants of
+- ``search/meta.<hash>.js`` (named by every page, on its ``site.js``
+  script tag): the wording tables (``vocab.tables()``: jargon, synonyms,
+  question and stop words, and ``text.FOLD``), the ranking constants of
   ``crsearch.search``, keyword, chapter and glossary titles, every document
   id in index order, and the names of the files below;
 - ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``,
-  their stem, how often the release uses them (typo correction), their
-  other wordings (``query.alternatives``), and for the stems starting with
-  ``prefix`` every document with its BM25F score summed over the boosted
-  fields, exactly as the CLI's full-text query sums them;
+  their stem, how often the release uses them (typo correction) and their
+  other wordings (``query.alternatives``); for the stems starting with
+  ``prefix``: their document frequency, every document with its BM25F
+  score summed over the boosted fields as a typed query sums them (and,
+  where different, over text and name as a pasted passage sums them), and
+  which documents have the stem in their text or title (the re-ranking's
+  coverage, known without loading the documents);
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
   their counts, loaded only to correct a typo;
 - ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
-  parent, URL) of a run of documents, and the stems of their words.
+  parent, URL) of a run of about a dozen documents, and for 701 and 702 the
+  stems of their words (keyword interactions compare them).
 
 Every file is a ``<script>`` that stores its data in
 ``window.CRSEARCH_DATA[name]``: that works over ``file://`` as well as HTTP,
 and lets the browser cache the hashed files for good.  A query loads the
-metadata, the few word files its words start with, and the document runs
-of its best candidates: a few tens of kilobytes.  Output is byte-identical
+metadata, the few word files of its words, and the document runs of the
+candidates that can still reach the first places: a few tens of kilobytes.  Output is byte-identical
 for the same release (sorted keys, no clock).
 """
 

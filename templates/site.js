@@ -1040,6 +1040,7 @@
         li.appendChild(el("span", { "class": "opt-id" }, h.kind === "glossary" ? "Glossary" : h.id));
         li.appendChild(document.createTextNode(" "));
         li.appendChild(el("span", { "class": "opt-title" }, h.kind === "glossary" ? h.title : (h.title || "")));
+        if (h.snippet && h.snippet !== h.title) li.appendChild(el("span", { "class": "opt-snip" }, h.snippet));
         li.addEventListener("mousedown", function (ev) { ev.preventDefault(); });
         li.addEventListener("click", function () { window.location.href = li.getAttribute("data-href"); });
         list.appendChild(li);
