@@ -222,7 +222,7 @@
 
   var EMPTY = new Set();
   /* How many results the search page shows before the rest are ranked. */
-  var FIRST = 4;
+  var FIRST = 3;
 
   /* -- rule numbers (crsearch/numbers.py) ------------------------------------ */
   var LETTERS = "abcdefghijkmnpqrstuvwxyz";
@@ -622,8 +622,11 @@
             partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
           });
         }) : null;
-        return Promise.all([early, first, self.fullText(q, limit + ranked.size)]).then(function (all) {
-          merge(all[2], add);
+        /* The rest once the first few are shown: their documents would
+           otherwise share the connection with those of the first few. */
+        var rest = (first || Promise.resolve()).then(function () { return self.fullText(q, limit + ranked.size); });
+        return Promise.all([early, rest]).then(function (all) {
+          merge(all[1], add);
         });
       } else if (Object.keys(q.filters).length && !ranked.size) {
         var pool = q.filters.kind === "glossary" ? self.ids.filter(function (i) { return i.indexOf("glossary:") === 0; }) : self.ruleIds;
