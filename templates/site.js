@@ -363,6 +363,7 @@
   var LOST_NUMBER = /\b(?:rules?|section)\s*(?=[,.;:)\u2013\u2014-])/i;
   var REFERENCE = /\b(?:(?:rules?|sections?|cr)\s+)?([1-9][0-9]{2}\.[0-9]+[a-z]{0,2})(?:\s*[\u2013\u2014-]\s*([0-9]{3}\.[0-9]+[a-z]{0,2}|[a-z]{1,2}\b|[0-9]+\b))?/gi;
   var CHAPTER_REFERENCE = /\b(?:rules?|cr)\s+([1-9][0-9]{2})\b(?![.\u2013\u2014-]?[0-9])/gi;
+  var TITLED_CHAPTER = /\b([1-9][0-9]{2}),?\s*(?=[\u201c"])/g;
   var KIND_ALIASES = { rules: "rule", subrules: "subrule", chapters: "chapter", sections: "section", term: "glossary", terms: "glossary", definition: "glossary" };
   var KINDS = ["rule", "subrule", "chapter", "section", "glossary"];
 
@@ -412,10 +413,14 @@
           return " ";
         } catch (e) { return all; }
       });
-      /* "see rule 704": a chapter named with its prefix. */
+      /* A lone chapter where the text vouches for it: "see rule 704",
+         "See 718, \u201cPrototype Cards.\u201d" (numbers.find_references). */
       text = text.replace(CHAPTER_REFERENCE, function (all, chapter) {
         q.ids.push([chapter, chapter]);
         return " ";
+      }).replace(TITLED_CHAPTER, function (all, chapter) {
+        q.ids.push([chapter, chapter]);
+        return " " + all.slice(all.indexOf(chapter) + chapter.length);
       });
     }
     var m;

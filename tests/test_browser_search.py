@@ -143,7 +143,11 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
     engine = Engine(Store(indexed_data_dir).pick().index_dir)
     for query in ["trample", "deathtouch trample", "hexproof from", "ETB tapped",
                   "can a creature with defender attack", "kind:rule state-based actions",
-                  "\"first strike\"", "who chooses first when players make choices at the same time"]:
+                  "\"first strike\"", "who chooses first when players make choices at the same time",
+                  # Pasted text of our own, with a chapter named the way the rules do.
+                  "A card of this kind has two faces and the player may turn it over. "
+                  "See 712, \u201cDouble-Faced Cards.\u201d",
+                  "what happens to a token that leaves the battlefield"]:
         cli = [h.id for h in engine.search(query, 5).results]
         assert search(page, base_url, query)[:5] == cli, query
 
