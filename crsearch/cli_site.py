@@ -1,7 +1,7 @@
 """``crsearch site``: build the static rules website, or serve it locally.
 
 Only click and the standard library are imported here: ``cli.py`` imports
-this module on every run, a rule lookup included.  jinja2, bs4 and Pagefind
+this module on every run, a rule lookup included.  jinja2, bs4 and Whoosh
 load inside the commands.
 """
 
@@ -25,13 +25,14 @@ def site_group() -> None:
 @click.argument("out", type=click.Path(path_type=str))
 @click.option("--strict", is_flag=True,
               help="Fail on dangling references or unplaced source lines.")
-@click.option("--no-search", is_flag=True, help="Skip the Pagefind full-text index.")
+@click.option("--no-search", is_flag=True, help="Skip the search data (the site then has no search).")
 @click.pass_context
 def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool) -> None:
     """Render the release to static HTML in OUT (replacing an earlier build).
 
-    Pages link every cross-reference; Pagefind adds full-text search.  Use the
-    global --release DATE to pick a release other than the latest.
+    Pages link every cross-reference; the search box ranks like `crsearch
+    search`.  Use the global --release DATE to pick a release other than the
+    latest.
 
     \b
     Example:
@@ -62,6 +63,9 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool) -> No
               help="The port on 127.0.0.1.")
 def serve_cmd(out: str, port: int) -> None:
     """Serve a built site (default: ./site) on 127.0.0.1 until Ctrl-C.
+
+    Pages and data are sent gzipped to browsers that accept it, with ETag,
+    Last-Modified and Cache-Control headers.
 
     \b
     Example:

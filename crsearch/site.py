@@ -3,7 +3,7 @@
 The build gathers before it writes (like mkdocs): every reference of every
 rule, example and glossary definition is resolved to a URL first, every page
 is rendered second, and the links that could not be resolved are counted, so
-``--strict`` can fail on them.  Then Pagefind (from PyPI) indexes the pages.
+``--strict`` can fail on them.  Then ``site_search`` writes the search data.
 
 Layout: all pages sit in one folder, so every link is a plain relative
 ``702.html#702.19c`` that works from ``file://`` and under any sub-path:
@@ -12,8 +12,8 @@ Layout: all pages sit in one folder, so every link is a plain relative
 - ``<chapter>.html`` (``702.html``): every rule and subrule, anchored at its id;
 - ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
   introduction, credits, where the text came from, the parser's notes);
-- ``search.html`` + ``search.js`` + ``terms.js``: rule-number jump, typo-
-  tolerant term matching and Pagefind results (``pagefind/``).
+- ``search.html`` + ``site.js`` + ``search/``: the CLI's ranking in the
+  browser, over the data ``site_search`` exports at build time.
 
 ``url_for`` (on :class:`Urls`) is the one place a URL is made: templates,
 the search term index and the tests all use it.  The same release always gives
@@ -27,8 +27,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +46,7 @@ Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|mi
 
 
 class SiteError(CRSearchError):
-    """The site could not be built (bad output folder, Pagefind failure)."""
+    """The site could not be built (bad output folder)."""
 
     exit_code = 2
 
@@ -260,7 +258,7 @@ def _label(id: str, release: Release) -> str:
     return id
 
 
-def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
+def gather(release: Release) -> tuple[list[Page], LinkStats]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
     urls = Urls(release)
     stats = LinkStats()
@@ -335,7 +333,7 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
 
     pages.append(Page("glossary.html", "glossary.html", {
         **common, "terms": terms, "page_title": "Glossary",
-        "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
+        **glossary_letters([t.entry.term for t in terms])}))
 
     keywords = []
     for chapter in KEYWORD_CHAPTERS:
@@ -356,31 +354,43 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     # Not "404.html": that is the page of chapter 404.
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
-    search_index = _search_terms(release, urls)
-    return pages, stats, search_index
+    return pages, stats
+
+
+def glossary_letters(terms: list[str]) -> dict[str, Any]:
+    """Where each letter of the glossary starts: ``letters`` (sorted) and
+    ``letter_at`` (term index -> letter), one anchor per letter.
+
+    The printed glossary files a few terms out of order ("Job Select" among
+    the H's, "The Ring" among the R's); such a run does not start a letter:
+    a letter starts at its first run that sits in alphabetical order
+    between its neighbours.
+    """
+    runs: list[tuple[str, int]] = []  # (letter, first index)
+    for i, term in enumerate(terms):
+        first = term[:1].upper()
+        if not first.isalpha():
+            continue
+        if not runs or runs[-1][0] != first:
+            runs.append((first, i))
+    at: dict[int, str] = {}
+    placed: set[str] = set()
+    for n, (letter, i) in enumerate(runs):
+        before = runs[n - 1][0] if n else ""
+        after = runs[n + 1][0] if n + 1 < len(runs) else "\uffff"
+        if letter not in placed and before <= letter <= after:
+            at[i] = letter
+            placed.add(letter)
+    for letter, i in runs:  # a letter with no run in order keeps its first
+        if letter not in placed:
+            at[i] = letter
+            placed.add(letter)
+    return {"letters": sorted(placed), "letter_at": at}
 
 
 def _first_words(text: str, n: int = 8) -> str:
     words = text.split()
     return " ".join(words[:n]) + (" …" if len(words) > n else "")
-
-
-def _search_terms(release: Release, urls: Urls) -> dict[str, Any]:
-    """The small client-side index: every id, and the names a judge types."""
-    ids = {"s": sorted(urls.sections, key=numbers.sort_key),
-           "c": sorted(urls.chapters, key=numbers.sort_key),
-           "r": [r.id for r in sorted(release.rules, key=lambda r: numbers.sort_key(r.id))]}
-    terms: list[list[str]] = []
-    for r in release.rules:
-        if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title:
-            terms.append([r.title, urls.url_for(r.id), r.id])
-    for c in release.chapters:
-        terms.append([c.title, urls.url_for(c.id), c.id])
-    for g in release.glossary:
-        for name in dict.fromkeys([g.term, *g.aliases]):
-            terms.append([name, urls.url_for(g.id), "glossary"])
-    terms.sort(key=lambda t: (t[0].lower(), t[2], t[1]))
-    return {"date": release.effective_date, "ids": ids, "terms": terms}
 
 
 def _built_date() -> str | None:
@@ -413,22 +423,20 @@ def environment(urls: Urls):
     return env
 
 
-def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
-    """Every file of the site (but the search index), by name."""
-    pages, stats, search_index = gather(release)
+def render(release: Release, search_meta: str = "") -> tuple[dict[str, bytes], LinkStats]:
+    """Every file of the site (but the search data, whose metadata file
+    ``search_meta`` names to the pages), by name."""
+    pages, stats = gather(release)
     env = environment(Urls(release))
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
-            page=page.name, page_kind=page.template[:-5], **page.context)
+            page=page.name, page_kind=page.template[:-5], search_meta=search_meta, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
     for name in STATIC:
         files[name] = (templates_dir() / name).read_bytes()
-    files["terms.js"] = ("window.CRSEARCH_TERMS=" + json.dumps(
-        search_index, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        + ";\n").encode("utf-8")
     from crsearch.explain import site_files
 
     files.update(site_files(release))
@@ -464,18 +472,6 @@ def _replace_contents(out: Path, tmp: Path) -> None:
     tmp.rmdir()
 
 
-def run_pagefind(folder: Path) -> None:
-    """Index ``folder`` with Pagefind (the PyPI package's bundled binary)."""
-    cmd = [sys.executable, "-m", "pagefind", "--site", str(folder), "--silent"]
-    try:
-        done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise SiteError(f"cannot run Pagefind: {e}") from None
-    if done.returncode != 0:
-        detail = " ".join((done.stderr or done.stdout or "").split())[-300:]
-        raise SiteError(f"Pagefind failed (exit {done.returncode}): {detail or 'no output'}")
-
-
 def build(release: Release, out: Path | str, *, search: bool = True,
           strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
     """Build the site of ``release`` into ``out``, replacing a previous build.
@@ -487,7 +483,13 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     out = Path(out)
     _check_out(out)
     out = out.resolve()  # "." has no name to swap; its real path has
-    files, stats = render(release)
+    search_files: dict[str, bytes] = {}
+    if search:
+        from crsearch import site_search
+
+        search_files = site_search.build(release, Urls(release).url_for)
+    files, stats = render(release, site_search.meta_name(search_files) if search else "")
+    files.update(search_files)
     problems = []
     if stats.dangling:
         problems.append(f"{len(stats.dangling)} references point at rules this release "
@@ -505,9 +507,8 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
     try:
         for name, data in files.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp / name).write_bytes(data)
-        if search:
-            run_pagefind(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
         if out.exists() and _in_use(out):
@@ -551,7 +552,9 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
+    from crsearch.site_serve import CachingHandler
+
+    class Handler(CachingHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".js": "text/javascript",
                           ".json": "application/json"}

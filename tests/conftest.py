@@ -96,3 +96,23 @@ def latest_site(tmp_path_factory, latest_release) -> Path:
     out = tmp_path_factory.mktemp("site-latest") / "site"
     site.build(latest_release, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def axe_violations():
+    """A function: axe-core's violations of a Playwright page at the given
+    impacts (critical and serious by default), as axe reports them.
+
+    axe.min.js comes from the axe-playwright-python package ([test] extra),
+    injected into the page, so nothing is fetched from the network.
+    """
+    import axe_playwright_python
+
+    script = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+
+    def run(page, impacts: tuple[str, ...] = ("critical", "serious")) -> list[dict]:
+        page.evaluate(script)
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        return [v for v in result["violations"] if v["impact"] in impacts]
+
+    return run

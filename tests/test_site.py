@@ -6,7 +6,6 @@ built once per session (``latest_site``); small cases use ``mini_release``.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -229,21 +228,7 @@ def test_glossary_see_term_links_to_that_entry(pages, urls):
         ("Exile", urls.url_for("glossary:Exile"))]
 
 
-# -- search files ---------------------------------------------------------------------
-
-def test_pagefind_index_is_built_into_the_site(latest_site):
-    assert (latest_site / "pagefind" / "pagefind.js").is_file()
-    entry = json.loads((latest_site / "pagefind" / "pagefind-entry.json").read_text())
-    assert entry["languages"]["en"]["page_count"] == 148  # 147 chapters + glossary
-
-
-def test_terms_index_points_keywords_and_terms_at_their_url(latest_site, urls):
-    text = (latest_site / "terms.js").read_text(encoding="utf-8")
-    data = json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
-    assert data["date"] == DATE
-    assert ["Deathtouch", urls.url_for("702.2"), "702.2"] in data["terms"]
-    assert ["Deathtouch", urls.url_for("glossary:Deathtouch"), "glossary"] in data["terms"]
-    assert "702.19c" in data["ids"]["r"] and "702" in data["ids"]["c"]
+# -- search files: see test_site_search.py -------------------------------------
 
 
 # -- building -------------------------------------------------------------------------

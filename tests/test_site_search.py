@@ -1,0 +1,254 @@
+"""The site's search data (site_search.py) and how `site serve` sends files.
+
+The search data must come from the Python the CLI runs (no second copy of a
+table in JavaScript), reference only files that exist, ship nothing that is
+never loaded, and score documents with the CLI's numbers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from crsearch import site, site_search
+
+
+def read_data(path: Path) -> object:
+    text = path.read_text(encoding="utf-8")
+    m = re.fullmatch(r'\(window\.CRSEARCH_DATA=window\.CRSEARCH_DATA\|\|\{\}\)\["([^"]+)"\]=(.*);\n',
+                     text, re.S)
+    assert m, path
+    return json.loads(m.group(2))
+
+
+def meta_path(folder: Path) -> str:
+    """The metadata file the pages name (``data-search`` on site.js)."""
+    m = re.search(r'<script src="site.js" defer data-search="([^"]+)"',
+                  (folder / "index.html").read_text(encoding="utf-8"))
+    assert m
+    return m.group(1)
+
+
+@pytest.fixture(scope="module")
+def meta(latest_site) -> dict:
+    return read_data(latest_site / meta_path(latest_site))
+
+
+def test_tables_are_the_clis(meta):
+    from crsearch import search
+    from crsearch.text import FOLD
+    from crsearch.vocab import tables
+
+    assert {k: v for k, v in meta["tables"].items() if k != "fold"} == tables()
+    assert meta["tables"]["fold"] == {chr(k): v for k, v in FOLD.items()}
+    assert meta["rank"]["candidates"] == search.CANDIDATES
+    assert meta["rank"]["coverage"] == search.COVERAGE
+    assert meta["rank"]["passage"] == search.PASSAGE
+    assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
+
+
+def test_site_js_keeps_no_word_list_of_its_own():
+    from crsearch.paths import templates_dir
+
+    js = (templates_dir() / "site.js").read_text(encoding="utf-8")
+    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\""):
+        assert word not in js.lower()
+
+
+def test_one_record_per_rule_subrule_and_glossary_entry(meta, latest_release):
+    ids = _unpack(meta["ids"])
+    assert len(ids) == len(set(ids)) == meta["n"]
+    assert "702.19c" in ids and "702.19" in ids and "glossary:Deathtouch" in ids
+    assert len([i for i in ids if i.startswith("glossary:")]) == len(
+        {g.id for g in latest_release.glossary})
+
+
+def _unpack(packed: list[str]) -> list[str]:
+    # What site.js's unpackIds does.
+    out, chapter = [], ""
+    for s in packed:
+        if s.startswith(":"):
+            out.append("glossary" + s)
+        elif s.startswith("."):
+            out.append(chapter + s)
+        else:
+            chapter = s.split(".")[0]
+            out.append(s)
+    return out
+
+
+def test_pack_ids_round_trips():
+    ids = ["7", "702", "702.1", "702.1a", "703", "703.4", "glossary:Trample"]
+    assert _unpack(site_search.pack_ids(ids)) == ids
+
+
+def test_every_search_file_is_referenced_and_exists(latest_site, meta):
+    named = {*meta["shards"].values(), *meta["letters"].values(), *block_files(meta)}
+    on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
+        Path(meta_path(latest_site)).name}
+    assert named == on_disk
+    assert not (latest_site / "pagefind").exists()
+    assert not (latest_site / "terms.js").exists()
+
+
+def block_files(meta: dict) -> list[str]:
+    # What site.js's needDocs loads.
+    return [f"d{n}.{h}.js" for n, (_, h) in enumerate(meta["blocks"])]
+
+
+def test_blocks_cover_every_document_once(latest_site, meta):
+    ids = _unpack(meta["ids"])
+    seen = []
+    starts = [b[0] for b in meta["blocks"]] + [len(ids)]
+    for n, name in enumerate(block_files(meta)):
+        rows = read_data(latest_site / "search" / name)["docs"]
+        assert [r[0] for r in rows] == ids[starts[n]:starts[n + 1]]
+        seen += [r[0] for r in rows]
+    assert seen == ids
+
+
+def test_documents_carry_their_url(latest_site, meta, latest_release):
+    urls = site.Urls(latest_release)
+    rows = {}
+    for name in block_files(meta):
+        rows.update({r[0]: r for r in read_data(latest_site / "search" / name)["docs"]})
+    assert rows["702.19c"][5] == urls.url_for("702.19c")
+    assert rows["glossary:Deathtouch"][5] == urls.url_for("glossary:Deathtouch")
+    assert rows["702.19c"][2] == "Trample"
+
+
+def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
+    """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
+    from crsearch.index import FAST, FAST_POSTINGS, read_block
+    from crsearch.store import Store
+
+    index_dir = Store(indexed_data_dir).pick().index_dir
+    fast = json.loads((index_dir / FAST).read_text(encoding="utf-8"))
+    ids = _unpack(meta["ids"])
+    for stem in ("trampl", "deathtouch", "planeswalk"):
+        docs, scores = read_block(index_dir / FAST_POSTINGS, fast["postings"][stem])
+        cli = {fast["docids"][d]: s for d, s in zip(docs, scores)}
+        key = site_search.shard_key(stem, set(meta["shards"]))
+        df, deltas, ours = read_data(latest_site / "search" / meta["shards"][key])["p"][stem][:3]
+        nums, d = [], 0
+        for x in deltas:
+            d += x
+            nums.append(d)
+        got = {ids[n]: s / meta["rank"]["scale"] for n, s in zip(nums, ours)}
+        assert got.keys() == cli.keys()
+        assert all(abs(got[k] - cli[k]) <= 0.0006 for k in cli)
+        assert df == fast["df"].get(stem, 0)
+
+
+def test_words_know_their_stem_count_and_other_wordings(latest_site, meta):
+    def entry(word):
+        key = site_search.shard_key(word, set(meta["shards"]))
+        return read_data(latest_site / "search" / meta["shards"][key])["w"][word]
+
+    count, stem = entry("planeswalkers")[:2]
+    assert count > 0 and stem == "planeswalk"
+    assert ["destroi"] in entry("kill")[2]            # a synonym, stemmed
+    assert ["untap"] in entry("tapped")[2] or ["untap"] in entry("tap")[2]
+
+
+def test_search_data_is_byte_identical(mini_release):
+    urls = site.Urls(mini_release)
+    assert site_search.build(mini_release, urls.url_for) == site_search.build(mini_release, urls.url_for)
+
+
+def test_markup_in_the_text_cannot_end_a_script(mini_bytes, tmp_path):
+    from crsearch.update import release_from_bytes
+
+    evil = mini_bytes.replace(b"The first part is the handle.",
+                              b"The first part is the </script><script>alert(1)</script> handle.")
+    release = release_from_bytes(evil, "evil.txt")
+    files = site_search.build(release, site.Urls(release).url_for)
+    assert not any(b"</script" in data for data in files.values())
+    blocks = [d for n, d in files.items() if "/d" in n]
+    assert any(b"<\\/script><script>alert(1)<\\/script>" in d for d in blocks)
+
+
+def test_build_without_search_writes_no_search_data(tmp_path, mini_release):
+    site.build(mini_release, tmp_path / "s", search=False)
+    assert not (tmp_path / "s" / "search").exists()
+
+
+def test_glossary_letters_skip_terms_filed_out_of_order():
+    terms = ["Abandon", "Hand", "Job Select", "Junk Token", "If", "Islandwalk", "Jump-Start",
+             "Keyword", "Rad Counter", "The Ring", "Ring-bearer", "Tap", "Zone"]
+    got = site.glossary_letters(terms)
+    assert got["letter_at"] == {0: "A", 1: "H", 4: "I", 6: "J", 7: "K", 8: "R", 11: "T", 12: "Z"}
+    assert got["letters"] == ["A", "H", "I", "J", "K", "R", "T", "Z"]
+
+
+# -- site serve ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(latest_site):
+    server = site.make_server(latest_site, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def fetch(url: str, **headers: str):
+    req = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def test_serve_gzips_when_the_client_accepts_it(served, latest_site):
+    status, headers, body = fetch(served + "702.html", **{"Accept-Encoding": "gzip, deflate"})
+    plain = (latest_site / "702.html").read_bytes()
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == plain
+    assert len(body) < len(plain) / 3
+    assert headers["Vary"] == "Accept-Encoding"
+    status, headers, body = fetch(served + "702.html")
+    assert "Content-Encoding" not in headers and body == plain
+    status, headers, body = fetch(served + "702.html", **{"Accept-Encoding": "gzip;q=0"})
+    assert "Content-Encoding" not in headers
+
+
+def test_serve_answers_304_to_a_known_etag(served):
+    _, headers, _ = fetch(served + "site.js", **{"Accept-Encoding": "gzip"})
+    assert headers["ETag"] and headers["Last-Modified"]
+    status, again, body = fetch(served + "site.js", **{"Accept-Encoding": "gzip",
+                                                       "If-None-Match": headers["ETag"]})
+    assert status == 304 and body == b"" and again["ETag"] == headers["ETag"]
+    status, _, _ = fetch(served + "site.js", **{"If-Modified-Since": headers["Last-Modified"]})
+    assert status == 304
+    status, _, body = fetch(served + "site.js", **{"If-None-Match": '"other"'})
+    assert status == 200 and body
+
+
+def test_serve_cache_control_by_kind_of_file(served, meta, latest_site):
+    assert fetch(served + "702.html")[1]["Cache-Control"] == "no-cache"
+    assert "immutable" in fetch(served + meta_path(latest_site))[1]["Cache-Control"]
+    assert fetch(served + "site.css")[1]["Cache-Control"] == "public, max-age=600"
+    shard = next(iter(meta["shards"].values()))
+    assert "immutable" in fetch(served + "search/" + shard)[1]["Cache-Control"]
+    status, headers, body = fetch(served + "")
+    assert status == 200 and b"<html" in body and headers["Cache-Control"] == "no-cache"
+
+
+def test_serve_still_answers_404_with_the_not_found_page(served):
+    status, _, body = fetch(served + "no-such-page.html")
+    assert status == 404 and b"<html" in body
+
+
+def test_serve_asks_for_the_style_sheet_with_each_page(served):
+    _, headers, _ = fetch(served + "702.html")
+    assert headers["Link"] == "<site.css>; rel=preload; as=style"
+    assert "Link" not in fetch(served + "site.js")[1]
