@@ -37,10 +37,10 @@ from typing import Any, ClassVar
 
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
-from crsearch.model import GlossaryEntry, Release, Rule
+from crsearch.model import GLOSSARY_PREFIX, GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
-STATIC = ("site.css", "site.js")
+STATIC = ("site.css", "site.js", "app.js")
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -65,7 +65,9 @@ class Urls:
     All pages share one folder, so a URL is the same from every page.
     """
 
-    def __init__(self, release: Release):
+    def __init__(self, release: Release, rule_pages: bool = False):
+        #: Whether every rule and subrule has a page of its own ("702.19c.html").
+        self.rule_pages = rule_pages
         self.sections = {s.id for s in release.sections}
         self.chapters = {c.id for c in release.chapters}
         self.rules = {r.id for r in release.rules}
@@ -109,6 +111,20 @@ class Urls:
         if id in self.rules:
             return f"{self.chapter_page(id.split('.', 1)[0])}#{id}"
         raise KeyError(id)
+
+
+    def rule_page(self, id: str) -> str:
+        """The page of one rule or subrule: "702.19c.html", beside the chapters.
+
+        Chapter pages are "702.html", so a dotted name never collides.
+        """
+        return f"{id}.html"
+
+    def permalink(self, id: str) -> str:
+        """A rule's own page when the site has rule pages, else ``url_for``."""
+        if self.rule_pages and id in self.rules:
+            return self.rule_page(id)
+        return self.url_for(id)
 
 
 def url_for(id: str, release: Release) -> str:
@@ -250,6 +266,38 @@ class BuildResult:
     dangling: list[tuple[str, str]]
     unplaced: int
     search: bool
+    releases: int = 1
+    files: int = 0
+    bytes: int = 0
+
+
+@dataclass
+class Edition:
+    """Where one release's pages sit in a site of one or many releases.
+
+    A single-release site is one edition at the root.  ``site build --all``
+    puts the latest release at the root and each older one under its date;
+    every edition then knows the others (release switcher), what changed in
+    it (``changes``: rule id -> anchor on its ``changes.html``) and, at the
+    root, each rule's history.
+    """
+
+    #: From this release's folder to the site root: "" or "../".
+    root: str = ""
+    #: Every release of the site, newest first.
+    dates: list[str] = field(default_factory=list)
+    #: Whether each rule and subrule gets a page of its own.
+    rule_pages: bool = True
+    #: The "what changed" page data for this release (site_changes), if any.
+    changes: Any = None
+    #: Rule id -> its history entries (oldest first), for the rule pages.
+    history: dict[str, list[Any]] = field(default_factory=dict)
+
+    def release_url(self, date: str, page: str = "index.html") -> str:
+        """The URL of ``page`` in the release ``date``, from this release's pages."""
+        if not self.dates or date == self.dates[0]:
+            return self.root + page
+        return f"{self.root}{date}/{page}"
 
 
 def _label(id: str, release: Release) -> str:
@@ -263,9 +311,11 @@ def _printed_number(rule: Rule) -> str:
     return rule.id + "." if rule.kind == "rule" else rule.id
 
 
-def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
+def gather(release: Release, edition: Edition | None = None
+           ) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
-    urls = Urls(release)
+    edition = edition or Edition(dates=[release.effective_date])
+    urls = Urls(release, rule_pages=edition.rule_pages)
     stats = LinkStats()
     date = release.effective_date
     term_urls: dict[str, str] = {}
@@ -283,10 +333,12 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
 
     chapters = release.chapters
     rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
+    rule_views: list[RuleView] = []
     for r in release.rules:
         view = RuleView(r, _printed_number(r), segs(r.text, r.id),
                         [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
         rules_by_chapter.setdefault(r.chapter, []).append(view)
+        rule_views.append(view)
 
     terms: list[TermView] = []
     seen: set[str] = set()
@@ -299,8 +351,10 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
                               cited(g)))
 
     sections = {s.id: s for s in release.sections}
+    changed = edition.changes.anchors if edition.changes is not None else {}
     common = {"release": release, "date": date, "version": __version__,
-              "built": _built_date()}
+              "built": _built_date(), "root": edition.root, "edition": edition,
+              "changed": changed, "has_changes": edition.changes is not None}
     pages: list[Page] = []
 
     # The contents as printed, each line linked to what it names.
@@ -357,8 +411,113 @@ def gather(release: Release) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     # Not "404.html": that is the page of chapter 404.
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
+    if edition.rule_pages:
+        pages += _rule_pages(release, urls, rule_views, sections, common)
+    if edition.changes is not None:
+        from crsearch import site_changes
+
+        cs = edition.changes
+
+        def new_url(id: str) -> str | None:
+            return urls.permalink(id) if urls.exists(id) else None
+
+        def old_url(id: str) -> str:
+            if id.startswith(GLOSSARY_PREFIX):
+                return edition.release_url(cs.old_date, "glossary.html#g-" + _slug(id[len(GLOSSARY_PREFIX):]))
+            if numbers.kind(id) == "section":
+                return edition.release_url(cs.old_date, f"index.html#{id}")
+            chapter = id.split(".", 1)[0]
+            return edition.release_url(cs.old_date, f"{chapter}.html" + (f"#{id}" if "." in id else ""))
+
+        def quiet(c: Any) -> tuple[str, str | None]:
+            if c.kind == "glossary":
+                term = (c.new or c.old or {}).get("term", "")
+                return term, new_url(GLOSSARY_PREFIX + term)
+            return c.id, new_url(c.id)
+
+        pages.append(Page("changes.html", "changes.html", {
+            **common, "cs": cs, "items": site_changes.page_items(cs, new_url, old_url),
+            "quiet_typography": [quiet(c) for c in cs.quiet("typography")],
+            "quiet_renumbering": [quiet(c) for c in cs.quiet("renumbering")],
+            "old_release_url": edition.release_url(cs.old_date),
+            "page_title": f"What changed on {date}"}))
+    if len(edition.dates) > 1:
+        pages.append(Page("releases.html", "releases.html", {
+            **common, "page_title": "Every release"}))
+    pages.append(Page("api.html", "api.html", {**common, "page_title": "JSON API"}))
+
     search_index = _search_terms(release, urls)
     return pages, stats, search_index
+
+
+def title_of(id: str, release: Release) -> str:
+    """A few words naming an id: a heading, a rule's title or first words, a term."""
+    item = release.get(id)
+    if item is None:
+        return ""
+    if isinstance(item, GlossaryEntry):
+        return item.term
+    if isinstance(item, Rule):
+        return item.title or _first_words(item.text, 10)
+    return str(item.title)
+
+
+def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
+                sections: dict[str, Any], common: dict[str, Any]) -> list[Page]:
+    """One page per rule and subrule: the rule in context (see ``rule.html``)."""
+    from crsearch.refs import cited_ids
+
+    chapters = {c.id: c for c in release.chapters}
+    children: dict[str, list[RuleView]] = {}
+    for v in views:
+        if v.rule.kind == "subrule":
+            up = numbers.parent(v.rule.id)
+            if up:
+                children.setdefault(up, []).append(v)
+    by_id = {v.rule.id: v for v in views}
+    edition: Edition = common["edition"]
+    history = edition.history
+
+    def entry(id: str) -> tuple[str, str, str]:
+        """(label, title, href) for a list of related rules."""
+        item = release.get(id)
+        if isinstance(item, GlossaryEntry):
+            return ("Glossary", item.term, urls.url_for(id))
+        if isinstance(item, Rule):
+            return (_printed_number(item), title_of(id, release), urls.permalink(id))
+        return (f"{id}.", title_of(id, release), urls.url_for(id))
+
+    def order(i: str) -> tuple:
+        return (1, (0, 0, 0, 0), i) if i.startswith("glossary:") else (0, numbers.sort_key(i), "")
+
+    pages = []
+    for n, v in enumerate(views):
+        r = v.rule
+        chapter = chapters.get(r.chapter)
+        section = sections.get(r.section)
+        trail: list[tuple[str, str | None]] = [("Contents", urls.page("index"))]
+        if section is not None:
+            trail.append((f"{section.id}. {section.title}", urls.url_for(section.id)))
+        if chapter is not None:
+            trail.append((f"{chapter.id}. {chapter.title}", urls.url_for(chapter.id)))
+        parent = numbers.parent(r.id) if r.kind == "subrule" else None
+        parent_view = by_id.get(parent) if parent else None
+        if parent_view is not None:
+            trail.append((f"{parent_view.number} {title_of(parent_view.rule.id, release)}",
+                          urls.rule_page(parent_view.rule.id)))
+        trail.append((v.number, None))
+        shown = [v, *children.get(r.id, [])]
+        cites = [entry(i) for i in cited_ids(r) if urls.exists(i) and i != r.id]
+        cited_by = [entry(i) for i in sorted(set(r.cited_by), key=order) if urls.exists(i)]
+        prev = views[n - 1].rule if n > 0 else None
+        nxt = views[n + 1].rule if n + 1 < len(views) else None
+        pages.append(Page(urls.rule_page(r.id), "rule.html", {
+            **common, "view": v, "shown": shown, "trail": trail, "chapter": chapter,
+            "parent": parent_view, "cites": cites, "cited_by_full": cited_by,
+            "history": history.get(r.id), "prev_rule": prev, "next_rule": nxt,
+            "heading": title_of(r.id, release) if r.title else None,
+            "page_title": f"{v.number} {title_of(r.id, release)}".strip()}))
+    return pages
 
 
 def _first_words(text: str, n: int = 8) -> str:
@@ -411,13 +570,25 @@ def environment(urls: Urls):
     env.globals["url_for"] = urls.url_for
     env.globals["page_url"] = urls.page
     env.globals["anchor"] = urls.anchor
+    env.globals["permalink"] = urls.permalink
+    env.globals["alias"] = anchor_alias
     return env
 
 
-def render(release: Release) -> tuple[dict[str, bytes], LinkStats]:
-    """Every file of the site (but the search index), by name."""
-    pages, stats, search_index = gather(release)
-    env = environment(Urls(release))
+def anchor_alias(id: str) -> str:
+    """The anchor the community links to for a rule: "R70219c" for 702.19c.
+
+    Yawgatog's hyperlinked rules (and the sites and posts that copied its
+    links) anchor each rule at "R" and its number without dots.
+    """
+    return "R" + id.replace(".", "")
+
+
+def render(release: Release, edition: Edition | None = None) -> tuple[dict[str, bytes], LinkStats]:
+    """Every file of one release's folder (but the search index), by name."""
+    edition = edition or Edition(dates=[release.effective_date])
+    pages, stats, search_index = gather(release, edition)
+    env = environment(Urls(release, rule_pages=edition.rule_pages))
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
@@ -444,9 +615,14 @@ def _check_out(out: Path) -> None:
                        "choose a new or empty folder")
 
 
-def run_pagefind(folder: Path) -> None:
-    """Index ``folder`` with Pagefind (the PyPI package's bundled binary)."""
+def run_pagefind(folder: Path, glob: str | None = None) -> None:
+    """Index ``folder`` with Pagefind (the PyPI package's bundled binary).
+
+    ``glob`` limits the pages it reads (``*.html``: the root release only).
+    """
     cmd = [sys.executable, "-m", "pagefind", "--site", str(folder), "--silent"]
+    if glob:
+        cmd += ["--glob", glob]
     try:
         done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -456,17 +632,7 @@ def run_pagefind(folder: Path) -> None:
         raise SiteError(f"Pagefind failed (exit {done.returncode}): {detail or 'no output'}")
 
 
-def build(release: Release, out: Path | str, *, search: bool = True,
-          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
-    """Build the site of ``release`` into ``out``, replacing a previous build.
-
-    The site is written to a temporary folder beside ``out`` and swapped in at
-    the end, so a failed build leaves the old site as it was.  ``strict``
-    turns dangling references and unplaced lines into an error.
-    """
-    out = Path(out)
-    _check_out(out)
-    files, stats = render(release)
+def _problems(stats: LinkStats, release: Release) -> list[str]:
     problems = []
     if stats.dangling:
         problems.append(f"{len(stats.dangling)} references point at rules this release "
@@ -474,19 +640,96 @@ def build(release: Release, out: Path | str, *, search: bool = True,
                         + (" …" if len(stats.dangling) > 5 else ""))
     if release.unplaced:
         problems.append(f"{len(release.unplaced)} source lines could not be placed")
+    return problems
+
+
+def build(release: Release, out: Path | str, *, search: bool = True,
+          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
+    """Build the site of ``release`` into ``out``, replacing a previous build.
+
+    The site is written to a temporary folder beside ``out`` and swapped in at
+    the end, so a failed build leaves the old site as it was.  ``strict``
+    turns dangling references and unplaced lines into an error.  Besides the
+    pages, the site holds a page per rule, the JSON API (``api/``) and what
+    it needs to work offline (``sw.js``, ``manifest.webmanifest``).
+    """
+    return build_all([release], out, search=search, strict=strict, warn=warn)
+
+
+def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
+              strict: bool = False, warn: Callable[[str], None] | None = None,
+              progress: Callable[[str], None] | None = None) -> BuildResult:
+    """Build one site of several releases: the latest at the root of ``out``,
+    each older one under ``out/<date>/``, with "what changed" pages between
+    neighbours and each rule's history on its page.
+
+    Older releases are lighter: their chapters hold every rule (anchored as
+    at the root), but rules have no pages of their own, no per-rule JSON and
+    no Pagefind index.
+    """
+    from crsearch import site_api, site_offline
+
+    out = Path(out)
+    _check_out(out)
+    if not releases:
+        raise BadInput("no releases to build")
+    ordered = sorted(releases, key=lambda r: r.effective_date, reverse=True)
+    dates = [r.effective_date for r in ordered]
+    if len(set(dates)) != len(dates):
+        raise BadInput("two releases share one effective date")
+    changes: dict[str, Any] = {}
+    history: dict[str, list[Any]] = {}
+    if len(ordered) > 1:
+        from crsearch import site_changes
+
+        if progress:
+            progress(f"comparing {len(ordered)} releases")
+        chain = site_changes.compare_all(list(reversed(ordered)))
+        changes = {c.new_date: c for c in chain}
+        history = site_changes.histories(chain, ordered[0])
+    files: dict[str, bytes] = {}
+    total_links = 0
+    dangling: list[tuple[str, str]] = []
+    pages = 0
+    problems: list[str] = []
+    for k, release in enumerate(ordered):
+        if progress and k:
+            progress(f"rendering {release.effective_date}")
+        edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
+                          changes=changes.get(release.effective_date),
+                          history=history if k == 0 else {})
+        release_files, stats = render(release, edition)
+        if k == 0:
+            total_links, dangling = stats.links, stats.dangling
+            problems = _problems(stats, release)
+        prefix = "" if k == 0 else release.effective_date + "/"
+        pages += sum(1 for n in release_files if n.endswith(".html"))
+        for name, data in release_files.items():
+            files[prefix + name] = data
+        files.update(site_api.files(release, per_rule=k == 0))
+    files.update(site_api.index_files(ordered))
     if strict and problems:
         raise SiteError("strict: " + "; ".join(problems))
     for p in problems:
         if warn:
             warn(p)
+    files.update(site_offline.static_files(ordered[0]))
+    if len(ordered) > 1:
+        files["releases.js"] = site_offline.releases_script(dates)
     parent = out.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
     try:
-        for name, data in files.items():
-            (tmp / name).write_bytes(data)
+        for name, data in sorted(files.items()):
+            path = tmp / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
         if search:
-            run_pagefind(tmp)
+            if progress:
+                progress("indexing with Pagefind")
+            run_pagefind(tmp, glob="*.html" if len(ordered) > 1 else None)
+        skip = {d for d in dates[1:]} | {"api"}
+        (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         _set_times(tmp)
         os.chmod(tmp, 0o755)
         if out.exists():
@@ -499,8 +742,10 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    pages = sum(1 for n in files if n.endswith(".html"))
-    return BuildResult(out, pages, stats.links, stats.dangling, len(release.unplaced), search)
+    written = [p for p in out.rglob("*") if p.is_file()]
+    return BuildResult(out, pages, total_links, dangling, len(ordered[0].unplaced), search,
+                       releases=len(ordered), files=len(written),
+                       bytes=sum(p.stat().st_size for p in written))
 
 
 def _set_times(folder: Path) -> None:
