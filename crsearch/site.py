@@ -444,7 +444,10 @@ def gather(release: Release, edition: Edition | None = None
     if len(edition.dates) > 1:
         pages.append(Page("releases.html", "releases.html", {
             **common, "page_title": "Every release"}))
-    pages.append(Page("api.html", "api.html", {**common, "page_title": "JSON API"}))
+    subrules = [r.id for r in release.rules if r.kind == "subrule"]
+    example = "702.19c" if "702.19c" in urls.rules else (subrules or [r.id for r in release.rules] or [None])[0]
+    pages.append(Page("api.html", "api.html", {**common, "example": example,
+                                               "page_title": "JSON API"}))
 
     search_index = _search_terms(release, urls)
     return pages, stats, search_index

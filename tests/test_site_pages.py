@@ -374,3 +374,30 @@ def test_build_all_refuses_two_releases_of_one_date(tmp_path, trio):
         site.build_all([trio[0], trio[0]], tmp_path / "x", search=False)
     assert not (tmp_path / "x").exists()
     assert os.listdir(tmp_path) == []
+
+
+def test_rule_pages_have_no_broken_link_or_anchor(latest_site):
+    import urllib.parse
+
+    ids: dict[str, set[str]] = {}
+
+    def ids_of(name: str) -> set[str]:
+        if name not in ids:
+            ids[name] = {el["id"] for el in soup_of(latest_site / name).find_all(id=True)}
+        return ids[name]
+
+    broken, checked = [], 0
+    for path in sorted(latest_site.glob("*.*.html")):
+        s = soup_of(path)
+        for a in s.find_all("a", href=True):
+            parts = urllib.parse.urlsplit(a["href"])
+            if parts.scheme or parts.netloc:
+                continue
+            target = parts.path or path.name
+            checked += 1
+            if not (latest_site / target).is_file():
+                broken.append((path.name, a["href"]))
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in ids_of(target):
+                broken.append((path.name, a["href"]))
+    assert broken == []
+    assert checked > 50000
