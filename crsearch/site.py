@@ -690,48 +690,49 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         chain = site_changes.compare_all(list(reversed(ordered)))
         changes = {c.new_date: c for c in chain}
         history = site_changes.histories(chain, ordered[0])
-    files: dict[str, bytes] = {}
     total_links = 0
     dangling: list[tuple[str, str]] = []
     pages = 0
-    problems: list[str] = []
-    for k, release in enumerate(ordered):
-        if progress and k:
-            progress(f"rendering {release.effective_date}")
-        edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
-                          changes=changes.get(release.effective_date),
-                          history=history if k == 0 else {})
-        release_files, stats = render(release, edition)
-        if k == 0:
-            total_links, dangling = stats.links, stats.dangling
-            problems = _problems(stats, release)
-        prefix = "" if k == 0 else release.effective_date + "/"
-        pages += sum(1 for n in release_files if n.endswith(".html"))
-        for name, data in release_files.items():
-            files[prefix + name] = data
-        files.update(site_api.files(release, per_rule=k == 0))
-    files.update(site_api.index_files(ordered))
-    if strict and problems:
-        raise SiteError("strict: " + "; ".join(problems))
-    for p in problems:
-        if warn:
-            warn(p)
-    files.update(site_offline.static_files(ordered[0]))
-    if len(ordered) > 1:
-        files["releases.js"] = site_offline.releases_script(dates)
     parent = out.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
-    try:
+
+    def write(files: dict[str, bytes], prefix: str = "") -> None:
         for name, data in sorted(files.items()):
-            path = tmp / name
+            path = tmp / (prefix + name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
+
+    try:
+        # One release at a time, written as rendered: 114 releases do not fit
+        # in memory as bytes.
+        for k, release in enumerate(ordered):
+            if progress and k:
+                progress(f"rendering {release.effective_date}")
+            edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
+                              changes=changes.get(release.effective_date),
+                              history=history if k == 0 else {})
+            release_files, stats = render(release, edition)
+            if k == 0:
+                total_links, dangling = stats.links, stats.dangling
+                problems = _problems(stats, release)
+                if strict and problems:
+                    raise SiteError("strict: " + "; ".join(problems))
+                for p in problems:
+                    if warn:
+                        warn(p)
+            pages += sum(1 for n in release_files if n.endswith(".html"))
+            write(release_files, "" if k == 0 else release.effective_date + "/")
+            write(site_api.files(release, per_rule=k == 0))
+        write(site_api.index_files(ordered))
+        write(site_offline.static_files(ordered[0]))
+        if len(ordered) > 1:
+            write({"releases.js": site_offline.releases_script(dates)})
         if search:
             if progress:
                 progress("indexing with Pagefind")
             run_pagefind(tmp, glob="*.html" if len(ordered) > 1 else None)
-        skip = {d for d in dates[1:]} | {"api"}
+        skip = set(dates[1:]) | {site_api.API}
         (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         _set_times(tmp)
         os.chmod(tmp, 0o755)

@@ -113,23 +113,22 @@ def histories(chain: list[ChangeSet], latest: Release) -> dict[str, list[History
     for rule in latest.rules:
         entries: list[HistoryEntry] = []
         current = rule.id
-        start = HistoryEntry(first, "present", current)
         for k in range(len(steps) - 1, -1, -1):
-            c = by_new[k].get(current)
-            if c is None:
+            hit = by_new[k].get(current)
+            if hit is None:
                 continue
             date = steps[k].new_date
-            new = c.new or {}
-            if c.op == "added":
+            new = hit.new or {}
+            if hit.op == "added":
                 start = HistoryEntry(date, "added", current, text=new.get("text"),
                                      examples=new.get("examples"))
                 break
-            entries.append(HistoryEntry(date, c.op, current,
-                                        c.old_id if c.op == "moved" else None,
-                                        new.get("text"), new.get("examples"), c.fields,
-                                        c.cosmetic, c.renumbering))
-            if c.op == "moved" and c.old_id:
-                current = c.old_id
+            entries.append(HistoryEntry(date, hit.op, current,
+                                        hit.old_id if hit.op == "moved" else None,
+                                        new.get("text"), new.get("examples"), hit.fields,
+                                        hit.cosmetic, hit.renumbering))
+            if hit.op == "moved" and hit.old_id:
+                current = hit.old_id
         else:
             start = HistoryEntry(first, "present", current)
         entries.append(start)

@@ -19,10 +19,11 @@
     var raw = location.hash.slice(1);
     if (!raw) return;
     try { raw = decodeURIComponent(raw); } catch (e) { return; }
-    if (document.getElementById(raw)) return;
     var id = ruleId(raw);
-    if (!id) return;
+    if (!id || id === raw) return;
+    /* The article carries "R70219c" too, but the rule's own id is the one to keep. */
     if (document.getElementById(id)) { location.replace("#" + id); return; }
+    if (document.getElementById(raw)) return;
     /* The rule is on its chapter's page (a link to the home page, say). */
     var chapter = id.split(".")[0];
     var here = location.pathname.split("/").pop();
