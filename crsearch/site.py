@@ -575,6 +575,9 @@ def environment(urls: Urls):
     env.globals["anchor"] = urls.anchor
     env.globals["permalink"] = urls.permalink
     env.globals["alias"] = anchor_alias
+    from crsearch.site_changes import elide
+
+    env.filters["elide"] = elide
     return env
 
 

@@ -137,6 +137,26 @@ def histories(chain: list[ChangeSet], latest: Release) -> dict[str, list[History
     return out
 
 
+def elide(segments: list[tuple[str, str]], context: int = 12,
+          long: int = 60) -> list[tuple[str, str]]:
+    """A word diff with long unchanged runs cut to the words next to the changes.
+
+    205.3m (the creature types) changes in almost every set; its history
+    would otherwise repeat hundreds of unchanged words per release.
+    """
+    out = []
+    last = len(segments) - 1
+    for k, (op, text) in enumerate(segments):
+        words = text.split(" ")
+        if op != "equal" or len(words) <= long or "\n" in text or last == 0:
+            out.append((op, text))
+            continue
+        head = " ".join(words[:context]) + " … " if k > 0 else "… "
+        tail = " ".join(words[-context:]) if k < last else ""
+        out.append((op, (head + tail) if k < last else head.rstrip()))
+    return out
+
+
 def span(ids: list[str]) -> str:
     """"310.8b–g" for a run of sibling subrules, else the ids joined."""
     if len(ids) > 2 and len({numbers.parent(i) for i in ids}) == 1 and all(
@@ -185,4 +205,4 @@ def page_items(cs: ChangeSet, url: Any, old_url: Any) -> list[dict[str, Any]]:
     return items
 
 
-__all__ = ["ChangeSet", "change_anchor", "compare_all", "histories", "page_items", "span"]
+__all__ = ["ChangeSet", "change_anchor", "compare_all", "elide", "histories", "page_items", "span"]

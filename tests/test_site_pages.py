@@ -69,7 +69,7 @@ def trio(mini_bytes):
 @pytest.fixture(scope="module")
 def all_site(tmp_path_factory, trio) -> Path:
     out = tmp_path_factory.mktemp("all") / "site"
-    site.build_all(list(trio), out, search=False)
+    site.build_all(list(trio), out)  # with the search files
     return out
 
 
@@ -281,12 +281,42 @@ def test_markup_in_a_release_stays_text_everywhere(all_site, trio):
     # JSON API and search data: the text as it is, JSON-encoded.
     api = json.loads((all_site / "api" / V3 / "rules" / "100.4.json").read_text())
     assert MARKUP in api["text"]
-    terms = (all_site / "terms.js").read_text(encoding="utf-8")
-    data = json.loads(terms[terms.index("=") + 1:].rstrip().rstrip(";"))
-    assert any(t[0] == "<i>Tag</i>" for t in data["terms"])
+    strings = [t for path in _search_data(all_site) for t in _strings(path)]
+    assert "<i>Tag</i>" in strings or any("<i>Tag</i>" in t for t in strings)
     # The service worker's list holds file names only, never text.
     for url, _hash in _precache(all_site):
         assert re.fullmatch(r"[A-Za-z0-9._/-]+", url), url
+
+
+def _search_data(folder: Path) -> list[Path]:
+    """The files the build writes for search (terms.js, or a search/ folder)."""
+    found = [p for p in [folder / "terms.js"] if p.is_file()]
+    if (folder / "search").is_dir():
+        found += sorted(p for p in (folder / "search").rglob("*") if p.suffix in (".js", ".json"))
+    assert found, "no search data"
+    return found
+
+
+def _strings(path: Path) -> list[str]:
+    """Every string in a JSON file, or in a script ``window.X = <JSON>;``."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".js":
+        text = text[text.index("=") + 1:].rstrip().rstrip(";")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    out: list[str] = []
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.append(x)
+        elif isinstance(x, dict):
+            stack += list(x.keys()) + list(x.values())
+        elif isinstance(x, list):
+            stack += x
+    return out
 
 
 # -- offline and installable ------------------------------------------------------
@@ -300,8 +330,9 @@ def test_service_worker_precaches_every_root_page_with_content_hashes(all_site):
     entries = _precache(all_site)
     urls = {u for u, _ in entries}
     pages = {p.name for p in all_site.glob("*.html")}
-    assert pages <= urls and {"glossary.html", "search.html", "terms.js", "site.css",
+    assert pages <= urls and {"glossary.html", "search.html", "site.css",
                               "manifest.webmanifest", "icons/icon-192.png"} <= urls
+    assert {p.relative_to(all_site).as_posix() for p in _search_data(all_site)} <= urls
     assert not any(u.startswith(("api/", V1, V2)) or u == "sw.js" for u in urls)
     for url, h in entries:
         assert h == hashlib.sha256((all_site / url).read_bytes()).hexdigest()[:16]
