@@ -432,3 +432,17 @@ def test_rule_pages_have_no_broken_link_or_anchor(latest_site):
                 broken.append((path.name, a["href"]))
     assert broken == []
     assert checked > 50000
+
+
+def test_site_histories_agree_with_crsearch_history(trio):
+    from crsearch import site_changes
+    from crsearch.history import rule_history
+
+    chain = site_changes.compare_all(list(trio))
+    histories = site_changes.histories(chain, trio[2])
+    assert set(histories) == {r.id for r in trio[2].rules}
+    for id, entries in histories.items():
+        expected = [(e.date, e.event, e.id, e.old_id) for e in rule_history(list(trio), id)]
+        assert [(e.date, e.event, e.id, e.old_id) for e in entries] == expected, id
+    assert [e.event for e in histories["201.3a"]] == ["present", "moved"]
+    assert [e.event for e in histories["201.2a"]] == ["added"]
