@@ -106,9 +106,18 @@
     box.insertBefore(label, box.firstChild);
   }
 
+  /* After the page has loaded, so precaching the site never slows the first visit. */
   function registerWorker() {
     if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
-    navigator.serviceWorker.register(root + "sw.js").catch(function () { /* offline use is optional */ });
+    var go = function () {
+      navigator.serviceWorker.register(root + "sw.js").catch(function () { /* offline use is optional */ });
+    };
+    var later = function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 3000 });
+      else setTimeout(go, 1000);
+    };
+    if (document.readyState === "complete") later();
+    else window.addEventListener("load", later, { once: true });
   }
 
   function init() {
