@@ -31,12 +31,16 @@ def main() -> None:
         build_all_bench(args.all)
         return
     release = release_from_bytes(Path(args.txt).read_bytes(), Path(args.txt).name)
-    total, render_only = [], []
+    total, render_only, chapters_only = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.runs):
             t = time.perf_counter()
             site.render(release)
             render_only.append(time.perf_counter() - t)
+            # Baseline: the same release without its rule pages (chapters only).
+            t = time.perf_counter()
+            site.render(release, site.Edition(dates=[release.effective_date], rule_pages=False))
+            chapters_only.append(time.perf_counter() - t)
             t = time.perf_counter()
             site.build(release, Path(tmp) / f"site{n}")
             total.append(time.perf_counter() - t)
@@ -48,6 +52,10 @@ def main() -> None:
         size = sum(p.stat().st_size for p in files)
         html = sum(p.stat().st_size for p in pages)
         index = sum(p.stat().st_size for p in files if "pagefind" in p.parts)
+        rule_pages = [p for p in pages if p.parent == out and "." in p.stem]
+        rule_bytes = sum(p.stat().st_size for p in rule_pages)
+        api = sum(p.stat().st_size for p in files if p.relative_to(out).parts[0] == "api")
+        precache, precache_gz = precache_bytes(out), precache_bytes(out, gzip=True)
     print(f"release            {release.effective_date} ({args.runs} runs)")
     print(f"build, median      {statistics.median(total):.2f} s (goal <= 10 s, Pagefind included)")
     print(f"render, median     {statistics.median(render_only):.2f} s (HTML only)")
@@ -55,12 +63,12 @@ def main() -> None:
     print(f"total size         {size / 1e6:.2f} MB in {len(files)} files "
           f"(HTML {html / 1e6:.2f} MB, Pagefind {index / 1e6:.2f} MB)")
     print(f"heaviest page      {heaviest.name} {heavy_kb:.0f} kB")
-    rule_pages = [p for p in pages if p.parent == out and "." in p.stem]
-    api = sum(p.stat().st_size for p in files if "api" in p.relative_to(out).parts[:1])
-    print(f"rule pages         {len(rule_pages)} ({sum(p.stat().st_size for p in rule_pages) / 1e6:.2f} MB)")
+    ratio = statistics.median(render_only) / statistics.median(chapters_only)
+    print(f"render, no rule pages {statistics.median(chapters_only):.2f} s (baseline; "
+          f"rule pages make rendering {ratio:.1f}x)")
+    print(f"rule pages         {len(rule_pages)} ({rule_bytes / 1e6:.2f} MB)")
     print(f"JSON API           {api / 1e6:.2f} MB")
-    print(f"offline precache   {precache_bytes(out) / 1e6:.2f} MB "
-          f"({precache_bytes(out, gzip=True) / 1e6:.2f} MB gzipped)")
+    print(f"offline precache   {precache / 1e6:.2f} MB ({precache_gz / 1e6:.2f} MB gzipped)")
 
 
 def precache_bytes(out: Path, gzip: bool = False) -> int:

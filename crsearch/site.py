@@ -42,6 +42,9 @@ from crsearch.model import GLOSSARY_PREFIX, GlossaryEntry, Release, Rule
 MARKER = "crsearch-site.json"
 STATIC = ("site.css", "site.js", "app.js")
 SEARCH_PAGE = "search.html"
+#: The pages Pagefind reads: the root release's chapters and fixed pages, not
+#: the rule pages (their text is on the chapters) nor older releases' folders.
+PAGEFIND_GLOB = "{[0-9][0-9][0-9],index,glossary,keywords,about,search,not-found}.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
 
@@ -734,7 +737,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         if search:
             if progress:
                 progress("indexing with Pagefind")
-            run_pagefind(tmp, glob="*.html" if len(ordered) > 1 else None)
+            run_pagefind(tmp, glob=PAGEFIND_GLOB)
         skip = set(dates[1:]) | {site_api.API}
         (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         _set_times(tmp)
