@@ -509,8 +509,9 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
         parent = numbers.parent(r.id) if r.kind == "subrule" else None
         parent_view = by_id.get(parent) if parent else None
         if parent_view is not None:
-            trail.append((f"{parent_view.number} {title_of(parent_view.rule.id, release)}",
-                          urls.rule_page(parent_view.rule.id)))
+            up = parent_view.rule
+            trail.append((f"{parent_view.number} {up.title or _first_words(up.text, 5)}",
+                          urls.rule_page(up.id)))
         trail.append((v.number, None))
         shown = [v, *children.get(r.id, [])]
         cites = [entry(i) for i in cited_ids(r) if urls.exists(i) and i != r.id]
@@ -521,7 +522,7 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
             **common, "view": v, "shown": shown, "trail": trail, "chapter": chapter,
             "parent": parent_view, "cites": cites, "cited_by_full": cited_by,
             "history": history.get(r.id), "prev_rule": prev, "next_rule": nxt,
-            "heading": title_of(r.id, release) if r.title else None,
+            "parent_title": title_of(parent_view.rule.id, release) if parent_view else "",
             "page_title": f"{v.number} {title_of(r.id, release)}".strip()}))
     return pages
 

@@ -67,15 +67,16 @@ class ChangeSet:
 
     def summary(self) -> list[tuple[str, int]]:
         """("added rules", 3) ... for every non-zero count."""
-        names = {"section": "sections", "chapter": "chapters", "rule": "rules",
-                 "subrule": "subrules", "glossary": "glossary entries"}
+        names = {"section": ("section", "sections"), "chapter": ("chapter", "chapters"),
+                 "rule": ("rule", "rules"), "subrule": ("subrule", "subrules"),
+                 "glossary": ("glossary entry", "glossary entries")}
         verbs = {"added": "added", "removed": "removed", "changed": "changed",
                  "moved": "renumbered", "retitled": "retitled"}
         out = []
         for op, counts in _by_op(self.diff).items():
             for kind, n in counts.items():
                 if n:
-                    out.append((f"{names[kind]} {verbs[op]}", n))
+                    out.append((f"{names[kind][n != 1]} {verbs[op]}", n))
         return out
 
 

@@ -120,7 +120,14 @@
     else window.addEventListener("load", later, { once: true });
   }
 
+  /* On a phone the breadcrumb scrolls sideways: show its end, the page itself. */
+  function crumbsToEnd() {
+    var c = document.querySelector("header .crumbs");
+    if (c && c.scrollWidth > c.clientWidth) c.scrollLeft = c.scrollWidth;
+  }
+
   function init() {
+    crumbsToEnd();
     stickyHeight();
     followAlias();
     currentRule();
