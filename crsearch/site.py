@@ -13,7 +13,12 @@ Layout: all pages sit in one folder, so every link is a plain relative
 - ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
   introduction, credits, where the text came from, the parser's notes);
 - ``search.html`` + ``search.js`` + ``terms.js``: rule-number jump, typo-
-  tolerant term matching and Pagefind results (``pagefind/``).
+  tolerant term matching and Pagefind results (``pagefind/``);
+- ``702.19c.html``: one page per rule and subrule, the rule in context;
+- ``api/`` (``site_api``), ``sw.js`` and ``manifest.webmanifest``
+  (``site_offline``); with ``--all`` (:func:`build_all`) older releases under
+  ``<date>/``, ``changes.html`` per release (``site_changes``) and
+  ``releases.html``.
 
 ``url_for`` (on :class:`Urls`) is the one place a URL is made: templates,
 the search term index and the tests all use it.  The same release always gives
@@ -444,7 +449,7 @@ def gather(release: Release, edition: Edition | None = None
             "quiet_renumbering": [quiet(c) for c in cs.quiet("renumbering")],
             "old_release_url": edition.release_url(cs.old_date),
             "page_title": f"What changed on {date}"}))
-    if len(edition.dates) > 1:
+    if len(edition.dates) > 1 and not edition.root:
         pages.append(Page("releases.html", "releases.html", {
             **common, "page_title": "Every release"}))
     subrules = [r.id for r in release.rules if r.kind == "subrule"]
