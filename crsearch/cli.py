@@ -1,51 +1,29 @@
-"""The ``crsearch`` command line: parse arguments, call the library, print.
+"""The ``crsearch`` command line: parse arguments, call ``Rules``, print.
 
-Library errors are turned into exit codes in one place (``_Group.invoke``):
-0 ok, 1 not found, 2 usage or input error.  Heavy modules (whoosh, jinja2,
-bs4) are imported inside the commands that need them.
+Each command makes one call on ``crsearch.Rules``, hands the result to
+``output`` (or prints its ``to_dict()`` for ``--json``), and library errors
+are turned into exit codes in one place (``_Group.invoke``): 0 ok, 1 not
+found, 2 usage or input error (or a damaged or unwritable data dir), 3
+nothing imported yet, 130 interrupted.  Heavy modules (whoosh, jinja2, bs4)
+are imported inside the library calls that need them.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from crsearch import __version__
+from crsearch.cli_common import State, emit, emit_json, rules, styled, width
+from crsearch.completion import complete_rule_ids
 from crsearch.errors import CRSearchError, NotFound
+from crsearch.terminal import printable
 
-
-def _color() -> bool | None:
-    if os.environ.get("NO_COLOR"):
-        return False
-    return None  # click: styles on a terminal, stripped when piped
-
-
-def emit(text: str, *, page: bool = True) -> None:
-    """Print text; page it on a terminal when it is longer than the screen."""
-    color = _color()
-    if page and sys.stdout.isatty() and text.count("\n") + 1 > shutil.get_terminal_size().lines:
-        if color is False:
-            text = click.unstyle(text)
-        click.echo_via_pager(text, color=color)
-    else:
-        click.echo(text, color=color)
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def _width() -> int | None:
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-
-
-_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff")
+_EXTENSIONS = ("crsearch.cli_search", "crsearch.cli_site", "crsearch.cli_diff", "crsearch.cli_desk")
+_GLOBAL_OPTIONS = ("--data-dir", "--release")
 
 
 class _Group(click.Group):
@@ -80,45 +58,118 @@ class _Group(click.Group):
         self._load_extensions()
         return super().list_commands(ctx)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, self._hoist_global_options(ctx, args))
+
+    def _hoist_global_options(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Move ``--release``/``--data-dir`` written after the command in front of it.
+
+        ``crsearch rule 702.19 --release 2019-01-01`` then means
+        ``crsearch --release 2019-01-01 rule 702.19``, for every command
+        that has no option of that name itself.
+        """
+        i = 0
+        while i < len(args) and args[i].startswith("-") and args[i] != "--":
+            i += 2 if args[i] in _GLOBAL_OPTIONS else 1
+        if i >= len(args) or args[i] == "--":
+            return args
+        command = self.get_command(ctx, args[i])
+        if command is None:
+            return args
+        own = _option_names(command)
+        front: list[str] = []
+        rest: list[str] = []
+        j = i + 1
+        while j < len(args):
+            name = args[j].split("=", 1)[0]
+            if args[j] == "--":
+                rest += args[j:]
+                break
+            if name in _GLOBAL_OPTIONS and name not in own:
+                width = 1 if "=" in args[j] else 2
+                if j + width > len(args):
+                    if ctx.resilient_parsing:  # shell completion of the value
+                        return args
+                    raise click.UsageError(f"Option '{name}' requires an argument.", ctx)
+                front += args[j:j + width]
+                j += width
+                continue
+            rest.append(args[j])
+            j += 1
+        return args[:i] + front + [args[i]] + rest
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:
+            e.message = printable(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except NotFound as e:
-            msg = f"Error: {e}"
+            msg = f"Error: {printable(str(e))}"
             if e.suggestions:
-                msg += f"\nDid you mean: {', '.join(e.suggestions)}?"
+                msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
             click.echo(msg, err=True)
             ctx.exit(1)
         except CRSearchError as e:
-            click.echo(f"Error: {e}", err=True)
+            click.echo(f"Error: {printable(str(e))}", err=True)
             ctx.exit(e.exit_code)
-        except KeyboardInterrupt:
-            click.echo("Interrupted; stored data is unchanged.", err=True)
+        except click.ClickException as e:
+            e.message = printable(e.message)  # type: ignore[misc]  # usage errors quote what was typed
+            raise
+        except KeyboardInterrupt as e:
+            # An import says what it stored; everything else writes atomically.
+            message = getattr(e, "message", None)
+            click.echo(printable(message()) if callable(message) else "Interrupted.", err=True)
             ctx.exit(130)
-        except BrokenPipeError:
-            # `crsearch export --json | head`: the reader left; not an error.
-            sys.stderr.close()
-            ctx.exit(0)
+        except OSError as e:
+            # A full disk, a read-only data dir: one line with the errno text.
+            if isinstance(e, BrokenPipeError):
+                # `crsearch export --json | head`: the reader left; not an error.
+                sys.stderr.close()
+                ctx.exit(0)
+            from crsearch.errors import short
+
+            where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
+            click.echo(printable(f"Error: {where}{e.strerror or e}"), err=True)
+            ctx.exit(2)
+        except RecursionError:
+            click.echo("Error: the input is nested too deeply to read", err=True)
+            ctx.exit(2)
+        except (ValueError, EOFError) as e:
+            import struct
+
+            if not isinstance(e, (UnicodeDecodeError, EOFError, struct.error)) and \
+                    type(e).__name__ != "JSONDecodeError":
+                raise
+            # A stored file (a search index segment, ...) that no library
+            # check caught: Whoosh reads a truncated segment as EOFError.
+            click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
+                       f"({type(e).__name__}); run `crsearch repair`", err=True)
+            ctx.exit(2)
 
 
-class State:
-    def __init__(self, data_dir: str | None, release: str | None):
-        self.data_dir = data_dir
-        self.release_date = release
-
-    def store(self):
-        from crsearch.store import Store
-
-        return Store(self.data_dir)
-
-    def stored(self):
-        return self.store().pick(self.release_date)
+def _option_names(command: click.Command) -> set[str]:
+    """Every option name of a command and, for a group, of its subcommands."""
+    names = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+    for sub in getattr(command, "commands", {}).values():
+        names |= _option_names(sub)
+    return names
 
 
-pass_state = click.make_pass_decorator(State)
+def _which_release(ctx: click.Context) -> str:
+    try:
+        return f"release {ctx.obj.stored().effective_date}: "
+    except Exception:  # noqa: BLE001 - only naming the release; the error is reported anyway
+        return ""
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.option("--data-dir", type=click.Path(file_okay=False), envvar="CRSEARCH_DATA",
               help="Where imported releases live (default: your user data folder).")
 @click.option("--release", "release", metavar="DATE",
@@ -134,6 +185,10 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
         crsearch rule 702.19c
     """
     ctx.obj = State(data_dir, release)
+    if ctx.invoked_subcommand is None:  # `crsearch` alone: what it can do, what is stored
+        from crsearch.cli_desk import overview
+
+        emit(overview(ctx))
 
 
 # -- update ----------------------------------------------------------------
@@ -145,10 +200,22 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
 @click.option("--no-index", is_flag=True, help="Do not build the search index.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Worker processes for a folder of releases (default: one per CPU).")
-@pass_state
-def update(state: State, source: str | None, page: str | None, no_index: bool,
-           jobs: int | None) -> None:
+@click.option("--force", is_flag=True,
+              help="Replace a stored release even by an incomplete copy or one with fewer rules.")
+@click.option("--timeout", "deadline", type=click.FloatRange(0.1), default=600,
+              show_default=True, envvar="CRSEARCH_TIMEOUT", metavar="SECONDS",
+              help="Give up a download after this long (env CRSEARCH_TIMEOUT).")
+@click.option("--max-bytes", type=click.IntRange(1), default=64 * 1024 * 1024,
+              show_default=True, envvar="CRSEARCH_MAX_BYTES", metavar="N",
+              help="Refuse a download larger than this (env CRSEARCH_MAX_BYTES).")
+@click.pass_context
+def update(ctx: click.Context, source: str | None, page: str | None, no_index: bool,
+           jobs: int | None, force: bool, deadline: float, max_bytes: int) -> None:
     """Download the current rules (or import --from FILE|DIR|URL) and store them.
+
+    A stored release is never replaced by an incomplete copy or one with
+    fewer rules unless --force; the exact same file is skipped ("already up
+    to date").  Exits 2 if any source failed or was refused.
 
     \b
     Example:
@@ -156,41 +223,55 @@ def update(state: State, source: str | None, page: str | None, no_index: bool,
         crsearch update --from ../shared/cr/archive
         crsearch update --from https://media.wizards.com/2026/downloads/MagicCompRules%2020260807.txt
     """
-    from crsearch import sources, update as pipeline
+    from crsearch.output import update_lines
 
-    store = state.store()
-    progress = _download_progress()
-    if source is None:
-        srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=progress)]
-    else:
-        srcs = sources.read_from(source, progress=progress)
-    progress.done()
-    many = len(srcs) > 1
+    download = _Progress()
+    steps: list[int] = []
+
+    bars = sys.stderr.isatty()
 
     def step(n: int, total: int, name: str) -> None:
-        if many:
-            click.echo(f"\r[{n}/{total}] {name}", err=True, nl=False)
+        download.done()
+        if total > 1 and bars:
+            steps.append(n)
+            click.echo(f"\r[{n}/{total}] {printable(name)}", err=True, nl=False)
 
-    if jobs is None:
-        jobs = min(os.cpu_count() or 1, len(srcs))
-    results = pipeline.import_sources(srcs, store, build_index=not no_index, progress=step,
-                                      jobs=jobs)
-    if many:
+    def repaired(line: str) -> None:
+        click.echo(printable(line), err=True)
+
+    result = rules(ctx).update(source, page=page, index=not no_index, jobs=jobs,
+                               download=download, progress=step, force=force,
+                               deadline=deadline, max_bytes=max_bytes, on_repair=repaired)
+    download.done()
+    if steps:
         click.echo("", err=True)
-    failed = 0
-    for r in results:
-        for w in r.warnings:
-            click.echo(f"Warning: {r.name}: {w}", err=True)
-        if r.error:
-            failed += 1
-            click.echo(f"Error: {r.name}: {r.error}", err=True)
-        elif not many and r.release is not None:
-            c = r.release.counts()
-            click.echo(f"Imported {r.release.effective_date} ({r.name}): {c['rules']} rules, "
-                       f"{c['subrules']} subrules, {c['glossary']} glossary entries.")
-    if many:
-        click.echo(f"Imported {len(results) - failed} of {len(results)} releases into {store.root}.")
-    if failed:
+    for line, err in update_lines(result):
+        click.echo(printable(line), err=err)
+    if result.failed:
+        raise SystemExit(2)
+
+
+# -- repair ----------------------------------------------------------------
+@cli.command()
+@click.pass_context
+def repair(ctx: click.Context) -> None:
+    """Check the data dir and fix what can be fixed: catalog, chapter files, indexes.
+
+    Rebuilds a damaged catalog from the release folders, rewrites damaged
+    chapter files and meta.json from the stored release, rebuilds damaged
+    search indexes and removes leftovers of interrupted runs.  A release whose
+    own file is damaged is set aside; import it again.
+
+    \b
+    Example:
+        crsearch repair
+    """
+    from crsearch.output import repair_lines
+
+    report = rules(ctx).repair()
+    for line in repair_lines(report):
+        click.echo(printable(line))
+    if report.dropped:
         raise SystemExit(2)
 
 
@@ -205,29 +286,32 @@ class _Progress:
             return
         self.shown = True
         if total:
-            width = 30
-            filled = int(width * done / total)
-            click.echo(f"\rDownloading [{'#' * filled}{'-' * (width - filled)}] "
+            bar = 30
+            filled = int(bar * done / total)
+            click.echo(f"\rDownloading [{'#' * filled}{'-' * (bar - filled)}] "
                        f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
         else:
             click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
 
     def done(self) -> None:
         if self.shown:
+            self.shown = False
             click.echo("", err=True)
-
-
-def _download_progress() -> _Progress:
-    return _Progress()
 
 
 # -- rule ------------------------------------------------------------------
 @cli.command()
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1, required=True, shell_complete=complete_rule_ids)
 @click.option("--no-children", is_flag=True, help="Show only the rule itself, not its subrules.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -> None:
+@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+              flag_value="plain", default=None,
+              help="Paste-ready quotes (--cite=md: Markdown with links to the site).")
+@click.option("--site-url", metavar="URL", default=None,
+              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
+@click.pass_context
+def rule(ctx: click.Context, ids: tuple[str, ...], no_children: bool, as_json: bool,
+         cite_fmt: str | None = None, site_url: str | None = None) -> None:
     """Show rules by number: 702.19c, "CR 702.19", 510.1c-d, 702 or 7.
 
     \b
@@ -235,72 +319,54 @@ def rule(state: State, ids: tuple[str, ...], no_children: bool, as_json: bool) -
         crsearch rule 702.19c
         crsearch rule "601.2f–h" 119.7-8
         crsearch rule 702.2 --no-children --json
+        crsearch rule 702.19c --cite=md
     """
-    from crsearch.lookup import Library
+    from crsearch.numbers import join_words
 
-    found = Library(state.stored()).lookup(list(ids), children=not no_children)
+    # `crsearch rule CR 702.19 c` arrives as three words but names one rule.
+    found = rules(ctx).rule(*join_words(ids), children=not no_children)
+    if cite_fmt:
+        from crsearch.cite import quote_item, site_url as base
+
+        emit("\n".join(quote_item(i, found.release, cite_fmt, base(site_url))
+                       for i in found.items), page=False)
+        return
     if as_json:
-        from crsearch.output import item_json
-
-        emit_json([item_json(i, found.release) for i in found.items])
+        emit_json(found.to_dict())
     else:
         from crsearch.output import render_lookup
 
-        emit(render_lookup(found, _width()))
+        emit(render_lookup(found, width()))
 
 
 # -- toc -------------------------------------------------------------------
 @cli.command()
 @click.argument("id", required=False)
-@pass_state
-def toc(state: State, id: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def toc(ctx: click.Context, id: str | None, as_json: bool) -> None:
     """The table of contents, or the contents of one section or chapter.
 
     \b
     Example:
         crsearch toc
         crsearch toc 7
-        crsearch toc 702
+        crsearch toc 702 --json
     """
-    from crsearch import numbers
-    from crsearch.lookup import Library
-    from crsearch.output import render_toc
-
-    lib = Library(state.stored())
-    rows: list[tuple[int, str, str]] = []
-    if id is None:
-        for s in lib.sections.values():
-            rows.append((0, s.id, s.title))
-            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
+    contents = rules(ctx).toc(id)
+    if as_json:
+        emit_json(contents.to_dict())
     else:
-        target = numbers.normalize(id)
-        if not lib.exists(target):
-            raise NotFound(f"there is no {numbers.kind(target)} {target}", lib.suggestions(target))
-        kind = numbers.kind(target)
-        if kind == "section":
-            s = lib.sections[target]
-            rows.append((0, s.id, s.title))
-            rows += [(1, c.id, c.title) for c in lib.chapters.values() if c.section == s.id]
-        else:
-            chapter = target.split(".")[0]
-            c = lib.chapters[chapter]
-            rows.append((0, c.id, c.title))
-            for r in lib.chapter_rules(chapter):
-                if r.kind == "rule" and numbers.contains(target, r.id):
-                    rows.append((1, r.id, r.title or _first_words(r.text)))
-    emit(render_toc(rows))
+        from crsearch.output import render_toc
 
-
-def _first_words(text: str, n: int = 10) -> str:
-    words = text.split()
-    return " ".join(words[:n]) + (" …" if len(words) > n else "")
+        emit(render_toc(contents))
 
 
 # -- releases, report, export ----------------------------------------------
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def releases(state: State, as_json: bool) -> None:
+@click.pass_context
+def releases(ctx: click.Context, as_json: bool) -> None:
     """List the imported releases; * marks the one in use.
 
     \b
@@ -308,25 +374,19 @@ def releases(state: State, as_json: bool) -> None:
         crsearch releases
         crsearch --release 2020-01-01 releases
     """
-    from crsearch.output import render_releases
-
-    store = state.store()
-    rows = store.catalog()
-    if not rows:
-        from crsearch.errors import StoreError
-
-        raise StoreError(f"no releases imported in {store.root}; run `crsearch update` first")
-    current = store.pick(state.release_date).effective_date
+    result = rules(ctx).releases()
     if as_json:
-        emit_json([{**r, "current": r["effective_date"] == current} for r in rows])
+        emit_json(result.to_dict())
     else:
-        emit(render_releases(rows, current))
+        from crsearch.output import render_releases
+
+        emit(render_releases(result))
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_state
-def report(state: State, as_json: bool) -> None:
+@click.pass_context
+def report(ctx: click.Context, as_json: bool) -> None:
     """Counts, unplaced lines, unresolved references and anomalies of a release.
 
     \b
@@ -334,28 +394,38 @@ def report(state: State, as_json: bool) -> None:
         crsearch report
         crsearch --release 2013-02-01 report --json
     """
-    from crsearch.output import render_report, report_of
-
-    data = report_of(state.stored().release())
+    result = rules(ctx).report()
     if as_json:
-        emit_json(data)
+        emit_json(result.to_dict())
     else:
-        emit(render_report(data))
+        from crsearch.output import render_report
+
+        emit(render_report(result))
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, required=True, help="Print JSON (the only format).")
-@pass_state
-def export(state: State, as_json: bool) -> None:
+@click.pass_context
+def export(ctx: click.Context, as_json: bool) -> None:
     """The whole release as JSON.
 
     \b
     Example:
         crsearch export --json > cr.json
     """
-    stored = state.stored()
-    sys.stdout.write(stored.path.joinpath("release.json").read_text(encoding="utf-8"))
+    # The stored file is the JSON: copied as it is, not parsed and re-encoded.
+    sys.stdout.write(printable(rules(ctx).export().text(), json=True))
     sys.stdout.write("\n")
+
+
+def __getattr__(name: str) -> Any:
+    # ``crsearch.cli.shutil`` (patched by tests) without importing shutil on
+    # every run: cli_common imports it only for a terminal.
+    if name == "shutil":
+        import shutil
+
+        return shutil
+    raise AttributeError(f"module 'crsearch.cli' has no attribute {name!r}")
 
 
 def main() -> None:
@@ -363,4 +433,4 @@ def main() -> None:
     cli(prog_name="crsearch")
 
 
-__all__ = ["cli", "main", "Path"]
+__all__ = ["State", "cli", "emit", "emit_json", "main", "styled"]

@@ -1,82 +1,18 @@
 """The search commands: ``search``, ``define``, ``keyword``, ``keywords``, ``index``.
 
 Only click and the standard library are imported at load time: ``cli.py``
-registers these commands on every run, including a plain rule lookup, so
-Whoosh and the search modules are imported inside the commands.
+registers these commands whenever one of them (or ``--help``) is asked
+for, and Whoosh and the search modules load inside the ``Rules`` calls.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import click
 
-
-def _cli():
-    from crsearch import cli
-
-    return cli
-
-
-def _hl(text: str, marks: list[tuple[int, int]]) -> str:
-    """``text`` with the matched words in bold yellow."""
-    out, last = [], 0
-    for a, b in marks:
-        out.append(text[last:a])
-        out.append(click.style(text[a:b], fg="yellow", bold=True))
-        last = b
-    out.append(text[last:])
-    return "".join(out)
-
-
-def _wrap_marked(text: str, marks: list[tuple[int, int]], indent: str,
-                 width: int | None) -> list[str]:
-    """Wrap ``text`` to ``width`` keeping highlight spans on the right lines."""
-    if not width:
-        return [indent + _hl(text, marks)]
-    avail = max(30, width - len(indent))
-    lines, start = [], 0
-    while start < len(text):
-        end = len(text) if len(text) - start <= avail else text.rfind(" ", start, start + avail)
-        if end <= start:
-            end = min(len(text), start + avail)
-        seg_marks = [(a - start, b - start) for a, b in marks if a >= start and b <= end]
-        lines.append(indent + _hl(text[start:end], seg_marks))
-        start = end + 1 if end < len(text) and text[end] == " " else end
-    return lines
-
-
-def render_search(result: Any, width: int | None) -> str:
-    out: list[str] = []
-    if result.suggestion:
-        out.append(click.style(f"Did you mean: {result.suggestion}?", fg="magenta")
-                   + click.style(f"  (showing results for “{result.suggestion}”)", dim=True))
-    for note in result.notes:
-        out.append(click.style(f"Note: {note}", dim=True))
-    for n, hit in enumerate(result.results, 1):
-        if out:
-            out.append("")
-        if hit.kind == "glossary":
-            head = (f"{n:>2}. " + click.style(hit.title, fg="cyan", bold=True)
-                    + click.style("  glossary", dim=True))
-        else:
-            head = (f"{n:>2}. " + click.style(hit.id, fg="cyan", bold=True)
-                    + click.style(f"  {hit.kind}", dim=True)
-                    + (f" · {click.style(hit.title, bold=True)}" if hit.title else ""))
-        out.append(head)
-        if hit.parent:
-            out.append(click.style(f"    in {hit.parent}", dim=True))
-        out += _wrap_marked(hit.snippet, hit.highlights, "    ", width)
-    out.append("")
-    out.append(click.style(f"Comprehensive Rules effective {result.release}", dim=True))
-    return "\n".join(out)
-
-
-def _engine(state):
-    from crsearch.search import engine_for
-
-    return engine_for(state.stored())
+from crsearch.cli_common import emit, emit_json, rules, width
+from crsearch.completion import complete_glossary, complete_keywords
 
 
 # -- search ------------------------------------------------------------------
@@ -85,8 +21,14 @@ def _engine(state):
 @click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True,
               help="How many results to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+              flag_value="plain", default=None,
+              help="Paste-ready quotes of the results (--cite=md: Markdown with links).")
+@click.option("--site-url", metavar="URL", default=None,
+              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
 @click.pass_context
-def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool,
+           cite_fmt: str | None = None, site_url: str | None = None) -> None:
     """Search the rules: a keyword, term, question, rule number or pasted text.
 
     Understands rule numbers in any form ("CR 702.19c", "§702.19c", 510.1c-d),
@@ -100,29 +42,33 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search "deathtouch trample" --limit 5
         crsearch search "can a tapped creature block"
         crsearch search kind:glossary lethal damage --json
+        crsearch search trample --limit 3 --cite
     """
-    from crsearch.errors import BadInput, NotFound
+    from crsearch.errors import NotFound
 
-    cli = _cli()
     text = " ".join(query)
-    if not text.strip():
-        raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-    state = ctx.find_object(cli.State)
-    result = _engine(state).search(text, limit)
+    result = rules(ctx).search(text, limit)
     if as_json:
-        cli.emit_json(result.to_dict())
+        emit_json(result.to_dict())
         if not result.results:
             ctx.exit(1)
         return
     if not result.results:
         hint = [result.suggestion] if result.suggestion else []
         raise NotFound(f"nothing in the {result.release} rules matches {text[:80]!r}", hint)
-    cli.emit(render_search(result, cli._width()))
+    if cite_fmt:
+        from crsearch.cite import cite_hits
+
+        emit(cite_hits(rules(ctx).stored(), result.results, cite_fmt, site_url), page=False)
+        return
+    from crsearch.output import render_search
+
+    emit(render_search(result, width()))
 
 
 # -- define ------------------------------------------------------------------
 @click.command()
-@click.argument("term", nargs=-1, required=True)
+@click.argument("term", nargs=-1, required=True, shell_complete=complete_glossary)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
@@ -134,54 +80,18 @@ def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
         crsearch define apnap
         crsearch define "last known information" --json
     """
-    from crsearch.errors import CRSearchError
-    from crsearch.search import define as find
-
-    cli = _cli()
-    state = ctx.find_object(cli.State)
-    release = state.stored().release()
-    entry = find(release, " ".join(term))
+    result = rules(ctx).define(" ".join(term))
     if as_json:
-        from crsearch.output import item_json
+        emit_json(result.to_dict())
+    else:
+        from crsearch.output import render_definition
 
-        cli.emit_json(item_json(entry, release.effective_date))
-        return
-    import re
-
-    from crsearch.output import wrap
-    from crsearch.refs import cited_ids
-
-    width = cli._width()
-    lines: list[str] = []
-    shown = []
-    while entry is not None and entry not in shown and len(shown) < 3:
-        shown.append(entry)
-        if lines:
-            lines.append("")
-        lines.append(click.style(entry.heading, bold=True))
-        lines += wrap(entry.text, "  ", width)
-        targets = cited_ids(entry)
-        if targets:
-            lines.append(click.style(f"  rules: {', '.join(targets)}", fg="cyan"))
-        # "APNAP Order: See Active Player, Nonactive Player Order." shows both.
-        see = re.fullmatch(r"See ([^.]+)\.?", entry.text.strip())
-        entry = None
-        if see:
-            try:
-                entry = find(release, see.group(1))
-            except CRSearchError:
-                entry = None
-    lines += ["", click.style(f"Comprehensive Rules effective {release.effective_date}", dim=True)]
-    cli.emit("\n".join(lines))
+        emit(render_definition(result, width()))
 
 
 # -- keyword, keywords -------------------------------------------------------
-def _keyword_rules(stored) -> list:
-    return stored.chapter_rules("701") + stored.chapter_rules("702")
-
-
 @click.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=complete_keywords)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:
@@ -193,21 +103,13 @@ def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:
         crsearch keyword "first strike"
         crsearch keyword scry --json
     """
-    from crsearch.lookup import Library
-    from crsearch.search import keyword_rules
-
-    cli = _cli()
-    stored = ctx.find_object(cli.State).stored()
-    rule = keyword_rules(_keyword_rules(stored), " ".join(name))
-    found = Library(stored).lookup([rule.id])
+    found = rules(ctx).keyword(" ".join(name))
     if as_json:
-        from crsearch.output import item_json
-
-        cli.emit_json([item_json(i, found.release) for i in found.items])
+        emit_json(found.to_dict())
     else:
         from crsearch.output import render_lookup
 
-        cli.emit(render_lookup(found, cli._width()))
+        emit(render_lookup(found, width()))
 
 
 @click.command()
@@ -221,24 +123,13 @@ def keywords(ctx: click.Context, as_json: bool) -> None:
         crsearch keywords
         crsearch keywords --json
     """
-    from crsearch.search import keywords as listing
-
-    cli = _cli()
-    stored = ctx.find_object(cli.State).stored()
-    rows = listing(_keyword_rules(stored))
+    result = rules(ctx).keywords()
     if as_json:
-        cli.emit_json([{"id": i, "title": t,
-                        "kind": "action" if i.startswith("701.") else "ability"}
-                       for i, t in rows])
-        return
-    out = []
-    for chapter, label in (("701", "Keyword actions"), ("702", "Keyword abilities")):
-        out.append(click.style(f"{chapter}. {label}", bold=True))
-        out += [f"  {click.style(i, fg='cyan'):<10} {t}" for i, t in rows
-                if i.startswith(chapter + ".")]
-        out.append("")
-    out.append(click.style(f"Comprehensive Rules effective {stored.effective_date}", dim=True))
-    cli.emit("\n".join(out))
+        emit_json(result.to_dict())
+    else:
+        from crsearch.output import render_keywords
+
+        emit(render_keywords(result))
 
 
 # -- index -------------------------------------------------------------------
@@ -252,14 +143,8 @@ def index_cmd(ctx: click.Context) -> None:
         crsearch index
         crsearch --release 2020-01-01 index
     """
-    from crsearch import update
-
-    cli = _cli()
-    state = ctx.find_object(cli.State)
-    store = state.store()
-    stored = store.pick(state.release_date)
     started = time.perf_counter()
-    update.reindex(store, stored)
+    stored = rules(ctx).index()
     click.echo(f"Indexed {stored.effective_date} in {time.perf_counter() - started:.1f} s.")
 
 

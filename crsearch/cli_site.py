@@ -50,19 +50,21 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
 
     from crsearch import site
 
-    state = ctx.find_root().obj
+    from crsearch.cli_common import rules
+
+    front = rules(ctx)
     warn = lambda msg: click.echo(f"Warning: {msg}", err=True)
     started = time.perf_counter()
     if all_releases:
-        stored_all = state.store().releases()
+        stored_all = front.store.releases()
         if not stored_all:
-            stored_all = [state.stored()]  # raises the usual "no releases imported"
+            stored_all = [front.stored()]  # raises the usual "no releases imported"
         releases = [s.release() for s in stored_all]
         result = site.build_all(releases, Path(out), search=not no_search, strict=strict,
                                 warn=warn)
         what = f"{result.releases} releases ({releases[-1].effective_date} at the root)"
     else:
-        stored = state.stored()
+        stored = front.stored()
         result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
                             warn=warn)
         what = f"the {stored.effective_date} rules"

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from crsearch.errors import NotACR
+from crsearch.terminal import describe, strip_controls
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -30,6 +31,8 @@ class Decoded:
     bom: bool
     line_endings: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)
+    #: (line index, what was removed) for lines that held control characters
+    controls: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -71,6 +74,8 @@ def _line_endings(text: str) -> list[str]:
 def decode(data: bytes) -> Decoded:
     """Decode the bytes of a TXT release.
 
+    Control and format characters (ESC, C1 controls, bidirectional
+    overrides...) are removed from every line and listed in ``controls``.
     Raises :class:`NotACR` for input that is clearly binary or empty; whether
     the text is really a CR is the parser's call.
     """
@@ -100,7 +105,17 @@ def decode(data: bytes) -> Decoded:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    return Decoded(lines, encoding, bom, endings, repairs)
+    controls = []
+    # No release holds any, but a crafted one could clear the screen or forge
+    # lines when printed: remove them here, once, and say where.  (One pass
+    # over the whole text first: lines are only visited when there are some.)
+    if strip_controls("\n".join(lines))[1]:
+        for i, line in enumerate(lines):
+            cleaned, removed = strip_controls(line)
+            if removed:
+                controls.append((i, describe(line)))
+                lines[i] = cleaned
+    return Decoded(lines, encoding, bom, endings, repairs, controls)
 
 
 # Punctuation bytes: Windows-1252 puts quotes and dashes at 0x91-0x97, Mac
@@ -138,7 +153,8 @@ def _repair_foreign_letters(text: str, repairs: list[str]) -> str:
     return _FOREIGN.sub(fix, text)
 
 
-def _latin1_fallback(err: UnicodeDecodeError) -> tuple[str, int]:
+def _latin1_fallback(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)  # registered for decoding only
     bad = err.object[err.start:err.end]
     return bytes(bad).decode("latin-1"), err.end
 

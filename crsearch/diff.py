@@ -32,7 +32,7 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import BadInput
-from crsearch.model import GlossaryEntry, Release, Rule
+from crsearch.model import Chapter, GlossaryEntry, Release, Rule, Section
 
 #: Word-level similarity above which two rules are one rule, wherever they are.
 MOVE_RATIO = 0.9
@@ -97,11 +97,8 @@ def word_diff(old: str, new: str, typography: bool = True) -> list[Segment]:
     equal (shown as in ``new``), so a real change isn't lost among quotes.
     """
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    if typography:
-        key = normalize_typography
-    else:
-        def key(t: str) -> str:
-            return _LOSSY.sub("?", normalize_typography(t))
+    def key(t: str) -> str:
+        return normalize_typography(t) if typography else _LOSSY.sub("?", normalize_typography(t))
     out: list[Segment] = []
 
     def add(op: str, text: str) -> None:
@@ -173,6 +170,72 @@ def _similarity(a: list[str], b: list[str]) -> float:
 
 # -- the result ----------------------------------------------------------------
 
+class Version:
+    """One side of a change: a rule, glossary entry or heading as one release has it.
+
+    Read it by attribute (``c.new.text``); ``v["text"]`` works too.  Fields
+    a kind lacks are ``None`` (a heading has no text; a rule no term).
+    """
+
+    __slots__ = ("id", "kind", "title", "text", "examples", "term", "heading")
+    id: str
+    kind: str
+    title: str | None
+    text: str
+    examples: list[str]
+    term: str | None
+    heading: str | None
+
+    def __init__(self, id: str, kind: str, title: str | None = None, text: str = "",
+                 examples: list[str] | None = None, term: str | None = None,
+                 heading: str | None = None):
+        self.id, self.kind, self.title, self.text = id, kind, title, text
+        self.examples = list(examples or [])
+        self.term, self.heading = term, heading
+
+    @classmethod
+    def of_rule(cls, r: Rule) -> Version:
+        return cls(r.id, r.kind, r.title, r.text, r.examples)
+
+    @classmethod
+    def of_entry(cls, g: GlossaryEntry) -> Version:
+        return cls(g.id, "glossary", None, g.text, g.examples, g.term, g.heading)
+
+    @classmethod
+    def of_heading(cls, h: Section | Chapter) -> Version:
+        return cls(h.id, h.kind, h.title)
+
+    def fields(self) -> dict[str, str]:
+        """The texts compared, by name ("text", "examples", "heading", "title")."""
+        if self.kind == "glossary":
+            return {"heading": self.heading or "", "text": self.text}
+        if self.kind in ("section", "chapter"):
+            return {"title": self.title or ""}
+        return {"text": self.text, "examples": "\n".join(self.examples)}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self.to_dict():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Version) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.kind == "glossary":
+            return {"id": self.id, "term": self.term, "heading": self.heading,
+                    "text": self.text, "examples": list(self.examples)}
+        if self.kind in ("section", "chapter"):
+            return {"id": self.id, "title": self.title}
+        return {"id": self.id, "kind": self.kind, "title": self.title, "text": self.text,
+                "examples": list(self.examples)}
+
+    def __repr__(self) -> str:
+        return f"<Version {self.kind} {self.id}>"
+
+
 class Change:
     """One difference between two releases.
 
@@ -199,7 +262,7 @@ class Change:
     )
 
     def __init__(self, kind: str, op: str, old_id: str | None, new_id: str | None,
-                 old: dict[str, Any] | None, new: dict[str, Any] | None,
+                 old: Version | None, new: Version | None,
                  fields: dict[str, list[Segment]] | None = None, similarity: float = 1.0,
                  cosmetic: bool = False, renumbering: bool = False,
                  old_kind: str | None = None):
@@ -228,7 +291,8 @@ class Change:
         return {
             "kind": self.kind, "old_kind": self.old_kind, "op": self.op,
             "old_id": self.old_id, "new_id": self.new_id,
-            "old": self.old, "new": self.new,
+            "old": self.old.to_dict() if self.old else None,
+            "new": self.new.to_dict() if self.new else None,
             "diff": {k: [list(s) for s in v] for k, v in self.fields.items()},
             "similarity": round(self.similarity, 3),
             "cosmetic": self.cosmetic, "renumbering": self.renumbering,
@@ -385,8 +449,9 @@ def _pair(old: list[_Item], new: list[_Item], group_map: dict[str, str],
             # have little in common ("730.2j" that grew a sentence counts).
             by_id = {new[j].id: j for j in news}
             for i in olds:
-                j = by_id.get(old[i].id)
-                if j is not None:
+                same = by_id.get(old[i].id)
+                if same is not None:
+                    j = same
                     s = _similarity(old[i].words, new[j].words)
                     shared = s * (len(old[i].words) + len(new[j].words)) / 2
                     if s >= SAME_ID_RATIO or shared >= 0.8 * min(len(old[i].words), len(new[j].words)):
@@ -477,30 +542,17 @@ def _rule_body(r: Rule) -> str:
     return "\n".join([r.text, *r.examples])
 
 
-def _rule_data(r: Rule) -> dict[str, Any]:
-    return {"id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
-            "examples": list(r.examples)}
+def describe(kind: str, op: str, old: Version | None, new: Version | None,
+             similarity: float, idmap: dict[str, str], old_kind: str | None = None) -> Change:
+    """The ``Change`` from ``old`` to ``new``: word diffs of the fields that differ,
+    and whether they differ only in typography or in renumbered references.
 
-
-def _glossary_data(g: GlossaryEntry) -> dict[str, Any]:
-    return {"id": g.id, "term": g.term, "heading": g.heading, "text": g.text,
-            "examples": list(g.examples)}
-
-
-def _field_values(data: dict[str, Any], kind: str) -> dict[str, str]:
-    if kind == "glossary":
-        return {"heading": data["heading"], "text": data["text"]}
-    if kind in ("section", "chapter"):
-        return {"title": data["title"]}
-    return {"text": data["text"], "examples": "\n".join(data["examples"])}
-
-
-def _describe(kind: str, op: str, old: dict[str, Any] | None, new: dict[str, Any] | None,
-              similarity: float, idmap: dict[str, str], old_kind: str | None = None) -> Change:
+    ``idmap`` maps old rule ids to new ones (the moves found so far).
+    """
     fields: dict[str, list[Segment]] = {}
     cosmetic = renumbering = False
     if old is not None and new is not None:
-        a, b = _field_values(old, kind), _field_values(new, kind)
+        a, b = old.fields(), new.fields()
         cosmetic = renumbering = True
         for name in a:
             if a[name] == b[name]:
@@ -516,7 +568,7 @@ def _describe(kind: str, op: str, old: dict[str, Any] | None, new: dict[str, Any
             cosmetic = renumbering = False
         elif cosmetic:
             renumbering = False
-    return Change(kind, op, old["id"] if old else None, new["id"] if new else None, old, new,
+    return Change(kind, op, old.id if old else None, new.id if new else None, old, new,
                   fields, similarity, cosmetic, renumbering, old_kind)
 
 
@@ -556,7 +608,8 @@ def _follows_renumbering(old: str, new: str, idmap: dict[str, str]) -> bool:
     return differs
 
 
-def _headings(old: list[Any], new: list[Any], kind: str) -> tuple[list[Change], dict[str, str]]:
+def pair_headings(old: Sequence[Section | Chapter], new: Sequence[Section | Chapter],
+                  kind: str) -> tuple[list[Change], dict[str, str]]:
     """Pair sections or chapters by id, then by title; report the differences."""
     changes: list[Change] = []
     mapping: dict[str, str] = {}
@@ -584,18 +637,18 @@ def _headings(old: list[Any], new: list[Any], kind: str) -> tuple[list[Change], 
         if n is not None and n.id not in used:
             mapping[h.id] = n.id
             used.add(n.id)
-    data = lambda h: {"id": h.id, "title": h.title}
+    data = Version.of_heading
     old_by_id = {h.id: h for h in old}
     for o_id, n_id in mapping.items():
         o, n = old_by_id[o_id], new_by_id[n_id]
         if o_id != n_id:
-            changes.append(_describe(kind, "moved", data(o), data(n), 1.0, {}))
+            changes.append(describe(kind, "moved", data(o), data(n), 1.0, {}))
         elif o.title != n.title:
-            changes.append(_describe(kind, "retitled", data(o), data(n),
+            changes.append(describe(kind, "retitled", data(o), data(n),
                                      ratio(o.title, n.title), {}))
-    changes += [_describe(kind, "removed", data(h), None, 0.0, {})
+    changes += [describe(kind, "removed", data(h), None, 0.0, {})
                 for h in old if h.id not in mapping]
-    changes += [_describe(kind, "added", None, data(h), 0.0, {})
+    changes += [describe(kind, "added", None, data(h), 0.0, {})
                 for h in new if h.id not in used]
     return changes, mapping
 
@@ -626,14 +679,15 @@ def _rule_changes(old: Sequence[Rule], new: Sequence[Rule],
     changes = []
     for o, n, s in pairs:
         if o is None:
-            changes.append(_describe(n.kind, "added", None, _rule_data(n), 0.0, idmap))
+            assert n is not None
+            changes.append(describe(n.kind, "added", None, Version.of_rule(n), 0.0, idmap))
         elif n is None:
-            changes.append(_describe(o.kind, "removed", _rule_data(o), None, 0.0, idmap))
+            changes.append(describe(o.kind, "removed", Version.of_rule(o), None, 0.0, idmap))
         elif o.id != n.id:
-            changes.append(_describe(n.kind, "moved", _rule_data(o), _rule_data(n), s, idmap,
+            changes.append(describe(n.kind, "moved", Version.of_rule(o), Version.of_rule(n), s, idmap,
                                      old_kind=o.kind))
         elif (o.text, o.examples) != (n.text, n.examples):
-            changes.append(_describe(n.kind, "changed", _rule_data(o), _rule_data(n), s, idmap))
+            changes.append(describe(n.kind, "changed", Version.of_rule(o), Version.of_rule(n), s, idmap))
     return changes, idmap
 
 
@@ -652,42 +706,43 @@ def _glossary_changes(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]
 
     a, b = items(old), items(new)
     b_by_id = {n.id: n for n in b}
-    pairs = []
+    pairs: list[tuple[_Item | None, _Item | None, float]] = []
     rest_a = []
-    for o in a:
-        n = b_by_id.pop(o.id, None)
-        if n is not None:
-            pairs.append((o, n, 1.0))
+    for item in a:
+        same = b_by_id.pop(item.id, None)
+        if same is not None:
+            pairs.append((item, same, 1.0))
         else:
-            rest_a.append(o)
-    for o, n, s in _pair(rest_a, list(b_by_id.values()), {}, sibling_kinds=()):
-        pairs.append((o, n, s))
+            rest_a.append(item)
+    pairs += _pair(rest_a, list(b_by_id.values()), {}, sibling_kinds=())
     changes = []
     for o, n, s in pairs:
         if o is None:
-            changes.append(_describe("glossary", "added", None, _glossary_data(n.obj), 0.0, idmap))
+            assert n is not None
+            changes.append(describe("glossary", "added", None, Version.of_entry(n.obj), 0.0, idmap))
         elif n is None:
-            changes.append(_describe("glossary", "removed", _glossary_data(o.obj), None, 0.0, idmap))
-        elif o.id != n.id:
-            changes.append(_describe("glossary", "moved", _glossary_data(o.obj),
-                                     _glossary_data(n.obj), s, idmap))
+            changes.append(describe("glossary", "removed", Version.of_entry(o.obj), None, 0.0, idmap))
+        elif o.id != n.id:  # a renamed term
+            changes.append(describe("glossary", "moved", Version.of_entry(o.obj),
+                                     Version.of_entry(n.obj), s, idmap))
         elif (o.obj.heading, o.obj.text) != (n.obj.heading, n.obj.text):
-            changes.append(_describe("glossary", "changed", _glossary_data(o.obj),
-                                     _glossary_data(n.obj), ratio(o.obj.text, n.obj.text), idmap))
+            changes.append(describe("glossary", "changed", Version.of_entry(o.obj),
+                                     Version.of_entry(n.obj), ratio(o.obj.text, n.obj.text), idmap))
     return changes
 
 
 def _order(c: Change) -> tuple:
     if c.kind == "glossary":
-        return (1, (c.new or c.old or {}).get("term", "").lower(), 0)
+        side = c.new or c.old
+        return (1, (side.term or "").lower() if side else "", 0)
     key = numbers.sort_key(c.id)
     return (0, key, 0 if c.new_id else 1)
 
 
 def diff_releases(old: Release, new: Release) -> ReleaseDiff:
     """Everything added, removed, changed, moved or retitled from ``old`` to ``new``."""
-    section_changes, _ = _headings(old.sections, new.sections, "section")
-    chapter_changes, chapter_map = _headings(old.chapters, new.chapters, "chapter")
+    section_changes, _ = pair_headings(old.sections, new.sections, "section")
+    chapter_changes, chapter_map = pair_headings(old.chapters, new.chapters, "chapter")
     rule_changes, idmap = _rule_changes(old.rules, new.rules, chapter_map)
     full_map = {**{k: v for k, v in chapter_map.items() if k != v}, **idmap}
     glossary = _glossary_changes(old.glossary, new.glossary, full_map)
@@ -729,5 +784,5 @@ def group_moves(changes: Sequence[Change]) -> list[tuple[Change, list[Change]]]:
     return out
 
 
-__all__ = ["Change", "ReleaseDiff", "diff_releases", "group_moves", "normalize_typography",
-           "pair_rules", "ratio", "word_diff"]
+__all__ = ["Change", "ReleaseDiff", "Version", "describe", "diff_releases", "group_moves",
+           "normalize_typography", "pair_headings", "pair_rules", "ratio", "word_diff"]

@@ -42,6 +42,34 @@ class SourceError(CRSearchError):
 
 
 class StoreError(CRSearchError):
-    """The data directory is missing, empty or damaged."""
+    """The data directory is unusable (damaged, foreign, no index): exit 2."""
 
-    exit_code = 1
+    exit_code = 2
+
+
+class DamagedStore(StoreError):
+    """A file of the data directory is damaged or unwritable: exit 2.
+
+    The message names the release (or file), what is wrong and the command
+    that repairs it.
+    """
+
+    exit_code = 2
+
+
+class NoData(StoreError):
+    """Nothing has been imported yet: exit 3, so scripts can tell it from "not found"."""
+
+    exit_code = 3
+
+
+class KeptRelease(CRSearchError):
+    """An import was refused because it would replace a better stored release: exit 2."""
+
+    exit_code = 2
+
+
+def short(value: object, limit: int = 80) -> str:
+    """``value`` as text, cut to ``limit`` characters with an ellipsis (for messages)."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -7,13 +7,30 @@ rule seems to appear or vanish.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from crsearch import numbers
-from crsearch.diff import Change, Segment, _describe, _headings, _rule_data, pair_rules
+from crsearch.diff import Change, Segment, Version, describe, pair_headings, pair_rules
 from crsearch.errors import BadInput, NotFound
 from crsearch.model import Release, Rule
+from crsearch.suggest import did_you_mean
+
+
+class History:
+    """A rule's history: ``entries`` oldest first, across ``releases`` (dates).
+
+    ``to_dict()`` is what ``crsearch history --json`` prints.
+    """
+
+    def __init__(self, id: str, releases: list[str], entries: list[HistoryEntry]):
+        self.id, self.releases, self.entries = id, releases, entries
+
+    def __iter__(self) -> Any:
+        return iter(self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "releases": self.releases,
+                "history": [e.to_dict() for e in self.entries]}
 
 class HistoryEntry:
     """One event in a rule's life: first seen, changed, moved, or removed.
@@ -97,23 +114,24 @@ def _step(old: _Version, new: _Version, id: str,
     for whole in (False, True):
         if whole:
             o_rel, n_rel = old.full(), new.full()
-            _, cmap = _headings(o_rel.chapters, n_rel.chapters, "chapter")
+            _, cmap = pair_headings(o_rel.chapters, n_rel.chapters, "chapter")
             pairs = pair_rules(o_rel.rules, n_rel.rules, cmap)
         else:
             pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
         hit = next(((o, n, s) for o, n, s in pairs
-                    if (o if forward else n) is not None and (o if forward else n).id == id), None)
+                    if getattr(o if forward else n, "id", None) == id), None)
         if hit is None or (hit[1] if forward else hit[0]) is None:
             if not whole:
                 continue
             return (hit[0], hit[1], None) if hit else (None, None, None)
         o_rule, n_rule, s = hit
+        assert o_rule is not None and n_rule is not None
         if o_rule.id == n_rule.id and (o_rule.text, o_rule.examples) == (n_rule.text, n_rule.examples):
             return o_rule, n_rule, None
         idmap = {a.id: b.id for a, b, _ in pairs if a and b and a.id != b.id}
         op = "moved" if o_rule.id != n_rule.id else "changed"
-        return o_rule, n_rule, _describe(n_rule.kind, op, _rule_data(o_rule), _rule_data(n_rule),
-                                         s, idmap)
+        return o_rule, n_rule, describe(n_rule.kind, op, Version.of_rule(o_rule),
+                                        Version.of_rule(n_rule), s, idmap)
     return None, None, None
 
 
@@ -146,12 +164,12 @@ def rule_history(releases: Any, id: str, at: str | None = None) -> list[HistoryE
         anchor = upto[-1]
         if target not in versions[anchor].ids():
             raise NotFound(f"there is no rule {target} in the {versions[anchor].date} rules",
-                           _suggest(target, versions[anchor].ids()))
+                           did_you_mean(target, versions[anchor].ids()))
     else:
         having = [k for k, v in enumerate(versions) if target in v.ids()]
         if not having:
             raise NotFound(f"no imported release has a rule {target}",
-                           _suggest(target, versions[-1].ids()))
+                           did_you_mean(target, versions[-1].ids()))
         anchor = having[-1]
     entries: list[HistoryEntry] = []
     # Backwards from the anchor to the rule's first appearance.
@@ -188,17 +206,75 @@ def _entry(date: str, change: Change, rule: Rule) -> HistoryEntry:
                         change.renumbering)
 
 
-def _suggest(target: str, ids: set[str], limit: int = 5) -> list[str]:
-    """Existing ids close to a missing one: same parent first, then similar spelling."""
-    parent = numbers.parent(target)
-    near = sorted((i for i in ids if parent and numbers.parent(i) == parent),
-                  key=numbers.sort_key)
-    close = difflib.get_close_matches(target, list(ids), n=limit, cutoff=0.8)
-    out = []
-    for i in close + near:
-        if i not in out:
-            out.append(i)
-    return out[:limit]
+def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str | None, str]]:
+    """Follow rule ids written on date ``at`` to the latest release, in one pass.
+
+    Returns ``{id: (id_now_or_None, date)}``: today's number (None when the
+    rule was removed, ``date`` then being the release that removed it).  Ids
+    the release in effect on ``at`` does not have are left out.  A step where
+    a rule keeps its number and its text costs a dictionary lookup; the
+    others pair each chapter once per step (as ``rule_history`` does), and
+    the whole release only for rules that seem to vanish.
+    """
+    if hasattr(releases, "releases") and callable(releases.releases):
+        releases = releases.releases()
+    versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
+    from crsearch.store import normalize_date
+
+    day = normalize_date(at)
+    upto = [k for k, v in enumerate(versions) if v.date <= day]
+    if not upto:
+        raise NotFound(f"no release was in effect on {day}; the earliest is "
+                       f"{versions[0].date if versions else 'none'}",
+                       [versions[0].date] if versions else [])
+    anchor = upto[-1]
+    current = {i: i for i in ids if i in versions[anchor].ids()}
+    out: dict[str, tuple[str | None, str]] = {}
+    texts: dict[tuple[int, str], dict[str, str]] = {}
+
+    def text_of(k: int, id: str) -> str | None:
+        ch = id.split(".", 1)[0]
+        if (k, ch) not in texts:
+            v = versions[k]
+            if hasattr(v.source, "chapter_dicts") and ch not in v._chapters:
+                # The stored dicts: no need to build a thousand Rule objects.
+                texts[(k, ch)] = {d["id"]: d["text"] for d in v.source.chapter_dicts(ch)}
+            else:
+                texts[(k, ch)] = {r.id: r.text for r in v.chapter(ch)}
+        return texts[(k, ch)].get(id)
+
+    for k in range(anchor + 1, len(versions)):
+        old, new = versions[k - 1], versions[k]
+        pending: dict[str, list[str]] = {}
+        for start, cur in current.items():
+            if cur in new.ids() and text_of(k - 1, cur) == text_of(k, cur):
+                continue
+            pending.setdefault(cur.split(".", 1)[0], []).append(start)
+        whole: dict[str, str] | None = None
+        for ch, starts in pending.items():
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+            moved = {o.id: n.id for o, n, _ in pairs if o is not None and n is not None}
+            for start in starts:
+                cur = current[start]
+                if cur in moved:
+                    current[start] = moved[cur]
+                    continue
+                # Gone from its chapter: it may have moved to another one.  The
+                # whole releases are paired once per step, for all such rules.
+                if whole is None:
+                    o_rel, n_rel = old.full(), new.full()
+                    _, cmap = pair_headings(o_rel.chapters, n_rel.chapters, "chapter")
+                    whole = {o.id: n.id for o, n, _ in pair_rules(o_rel.rules, n_rel.rules, cmap)
+                             if o is not None and n is not None}
+                if cur in whole:
+                    current[start] = whole[cur]
+                else:
+                    out[start] = (None, new.date)
+        for start in out:
+            current.pop(start, None)
+    for start, cur in current.items():
+        out[start] = (cur, versions[-1].date)
+    return out
 
 
-__all__ = ["HistoryEntry", "rule_history"]
+__all__ = ["History", "HistoryEntry", "rule_history", "trace_forward"]

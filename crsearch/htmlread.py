@@ -3,14 +3,21 @@
 Two readers:
 
 - a site built by ``site.py`` (it carries ``crsearch-site.json``) is read
-  exactly: every rule, example, glossary entry, heading, line number and
-  note comes back as it was, so ``refs.resolve`` then gives the very release
-  the site was built from;
-- any other hyperlinked CR (one page or many) is turned back into rules text
-  and parsed by ``parse``.  The scraper that made ``../shared/seeds`` lost
-  every rule number that sat inside a link; here text is always taken with
-  its link text, and a rule whose number sits only in an ``id``/``name``
-  attribute (``<p id="r702.19c">``, ``<a name="702-19c"></a>``) gets it back.
+  from its markup: front matter, contents, sections, chapters, every rule
+  and example, glossary entries, line numbers, and the about page's
+  source, anomalies and unplaced lines come back as they were, so
+  ``refs.resolve`` then gives the very release the site was built from;
+- any other hyperlinked CR (one page or many, in any order) is read as the
+  text of its innermost blocks, links' text included (the scraper that made
+  ``../shared/seeds`` lost every rule number that sat inside a link).  A
+  block whose number sits only in an ``id``/``name``/``data-rule``
+  attribute, or in an empty anchor before it (``<p id="r702.19c">``,
+  ``<a name="702-19c"></a>``), gets it back.  Sections, chapters and rules
+  are then placed by number (the first copy of each id wins, so a table of
+  contents adds nothing), the glossary is read from the lines after a
+  "Glossary" heading or on a page named like "glossary", and the date from
+  the "effective as of" line.  ``parse`` lends its line rules (examples,
+  titles, glossary entries) but does not see these pages.
 
 beautifulsoup4 is imported inside the functions: a rule lookup never pays
 for it.
@@ -32,6 +39,7 @@ from crsearch.model import (
     Rule,
     Section,
     SourceInfo,
+    label,
 )
 
 MARKER = "crsearch-site.json"  # same as site.MARKER; site.py imports jinja2 lazily too
@@ -44,6 +52,7 @@ def _soup(path: Path):
 
     from bs4 import BeautifulSoup
 
+    _reading.append(path)
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -66,12 +75,23 @@ def read_site(folder: Path) -> Release:
     folder = Path(folder)
     if not folder.is_dir():
         raise BadInput(f"not a folder: {folder}")
-    if (folder / MARKER).is_file():
-        return _read_crsearch(folder)
-    pages = _html_files(folder)
-    if not pages:
-        raise NotACR(f"no HTML pages in {folder}")
-    return read_pages(pages)
+    try:
+        if (folder / MARKER).is_file():
+            return _read_crsearch(folder)
+        pages = _html_files(folder)
+        if not pages:
+            raise NotACR(f"no HTML pages in {folder}")
+        return read_pages(pages)
+    except RecursionError:
+        # bs4 walks the tree recursively; a page nested thousands deep is
+        # not a rules page anyway.
+        raise BadInput(f"{_reading[-1] if _reading else folder}: the HTML is nested too "
+                       "deeply to read") from None
+    finally:
+        _reading.clear()
+
+
+_reading: list[Path] = []  # the page being read, for error messages
 
 
 def _html_files(folder: Path) -> list[Path]:
@@ -108,7 +128,7 @@ def _line(el) -> int:
 
 
 def _read_crsearch(folder: Path) -> Release:
-    from crsearch.parse import _OBSOLETE, _SENSE, _aliases
+    from crsearch.parse import add_definition_line, glossary_entry, set_aliases
 
     try:
         marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
@@ -133,7 +153,8 @@ def _read_crsearch(folder: Path) -> Release:
         soup = _soup(path)
         box = soup.select_one("div.chapter[data-chapter]")
         if box is None:
-            continue
+            # Dropping the chapter would import a release with a hole in it.
+            raise BadInput(f"{path} holds no chapter: the site is damaged")
         title = _text(box.select_one("h1 .chapter-title"))
         rel.chapters.append(Chapter(str(box["data-chapter"]), title, str(box["data-section"]),
                                     _line(box)))
@@ -154,21 +175,14 @@ def _read_crsearch(folder: Path) -> Release:
     if gloss_path.is_file():
         soup = _soup(gloss_path)
         for div in soup.select("div.terms > div.term"):
-            heading = _text(div.find("h2"))
-            term = _OBSOLETE.sub("", heading).strip()
+            entry = glossary_entry(_text(div.find("h2")), _line(div))
             d = div.find("div", class_="def")
-            lines = [_text(p) for p in d.find_all("p", class_="t", recursive=False)]
-            senses: list[str] = []
-            for line in lines:
-                s = _SENSE.match(line)
-                if s and int(s.group(1)) == len(senses) + 1:
-                    senses.append(s.group(2).strip())
-            examples = [_text(ex.find(class_="t")) for ex in d.find_all("aside", class_="example")]
-            rel.glossary.append(GlossaryEntry(term, heading, "\n".join(lines), [], term != heading,
-                                              senses, examples, _line(div)))
-        known = {e.term.lower() for e in rel.glossary}
-        for e in rel.glossary:
-            e.aliases = _aliases(e.term, known)
+            for p in d.find_all("p", class_="t", recursive=False):
+                add_definition_line(entry, _text(p))
+            entry.examples = [_text(ex.find(class_="t"))
+                              for ex in d.find_all("aside", class_="example")]
+            rel.glossary.append(entry)
+        set_aliases(rel.glossary)
 
     about_path = folder / "about.html"
     if about_path.is_file():
@@ -226,17 +240,12 @@ def _attr_id(el) -> str | None:
             if found:
                 return found
     first = next((c for c in el.children if getattr(c, "name", None) or str(c).strip()), None)
-    if getattr(first, "name", None) == "a" and not first.get_text(strip=True):
+    if first is not None and getattr(first, "name", None) == "a" and not first.get_text(strip=True):
         for attr in ("id", "name"):
             v = first.get(attr)
             if v:
                 return _id_from_attr(str(v))
     return None
-
-
-def _printed(id: str) -> str:
-    k = numbers.kind(id)
-    return id + "." if k in ("chapter", "rule") else id
 
 
 def _block_lines(soup) -> list[str]:
@@ -263,7 +272,7 @@ def _block_lines(soup) -> list[str]:
                     continue
                 id = _attr_id(child)
                 if id and not _STARTS_WITH_NUMBER.match(text):
-                    text = f"{_printed(id)} {text}"
+                    text = f"{label(id)} {text}"
                 out.append(text)
             elif child.name == "br":
                 continue
@@ -324,15 +333,15 @@ _HEAD_ID = re.compile(r"^([1-9][0-9]{2}\.[0-9]+[a-z]*|[1-9][0-9]{2}|[1-9])\.?\s+
 
 def _place_body(rel: Release, lines: list[str]) -> None:
     """Sections, chapters and rules from their lines, in number order."""
-    from crsearch.parse import _EXAMPLE, _is_heading_text
+    from crsearch.parse import example_text, is_heading_text
 
     blocks: dict[str, tuple[str, list[str]]] = {}
     current: str | None = None
     for line in lines:
-        ex = _EXAMPLE.match(line)
-        if ex:
+        example = example_text(line)
+        if example is not None:
             if current is not None:
-                blocks[current][1].append(ex.group(1).strip())
+                blocks[current][1].append(example)
             continue
         m = _HEAD_ID.match(line)
         if not m:
@@ -367,35 +376,24 @@ def _place_body(rel: Release, lines: list[str]) -> None:
             chapters.add(chapter)
             rel.chapters.append(Chapter(chapter, "", id[0]))
         rule = Rule(id, kind, text, examples)
-        if kind == "rule" and _is_heading_text(text):
+        if kind == "rule" and is_heading_text(text):
             rule.title = text
         rel.rules.append(rule)
 
 
 def _place_glossary(rel: Release, lines: list[str]) -> None:
-    from crsearch.parse import _EXAMPLE, _OBSOLETE, _SENSE, _aliases
+    from crsearch.parse import add_definition_line, glossary_entry, set_aliases
 
     entry: GlossaryEntry | None = None
     for line in [*lines, ""]:
         if not line:
             entry = None
-            continue
-        if entry is None:
-            term = _OBSOLETE.sub("", line).strip()
-            entry = GlossaryEntry(term, line, "", obsolete=term != line)
+        elif entry is None:
+            entry = glossary_entry(line)
             rel.glossary.append(entry)
-            continue
-        ex = _EXAMPLE.match(line)
-        if ex:
-            entry.examples.append(ex.group(1).strip())
-            continue
-        sense = _SENSE.match(line)
-        if sense and int(sense.group(1)) == len(entry.senses) + 1:
-            entry.senses.append(sense.group(2).strip())
-        entry.text = f"{entry.text}\n{line}" if entry.text else line
-    known = {e.term.lower() for e in rel.glossary}
-    for e in rel.glossary:
-        e.aliases = _aliases(e.term, known)
+        else:
+            add_definition_line(entry, line)
+    set_aliases(rel.glossary)
 
 
 def _looks_like_term(line: str) -> bool:

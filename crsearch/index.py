@@ -14,7 +14,6 @@ module at load time: ``crsearch rule`` never pays for it.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -192,10 +191,7 @@ def terms_of(release: Release) -> dict[str, Any]:
     for g in release.glossary:
         names = sorted({norm_title(n) for n in [g.term, *g.aliases]} - {""})
         targets = [t for ref in g.references for t in ref.targets]
-        see = None
-        m = re.match(r"See ([^.]+)\.?$", g.text.strip())
-        if m and not targets:
-            see = norm_title(m.group(1))
+        see = norm_title(g.see) if g.see and not targets else None
         glossary.append({"id": g.id, "names": names, "targets": targets,
                          "see": see, "obsolete": g.obsolete})
     vocab: Counter[str] = Counter()

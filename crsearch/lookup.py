@@ -7,25 +7,40 @@ the search index, templates or HTML parser.
 
 from __future__ import annotations
 
-import bisect
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch import numbers
 from crsearch.errors import NotFound
-from crsearch.model import Chapter, Rule, Section
-from crsearch.store import StoredRelease, sections_and_chapters
+from crsearch.model import Chapter, GlossaryEntry, Rule, Section
+from crsearch.store import sections_and_chapters
+
+if TYPE_CHECKING:
+    from crsearch.store import StoredRelease
 
 
-@dataclass
 class Lookup:
-    """What a lookup found: the items to show, in order, and their context."""
+    """What a lookup found: the items to show, in order, and their context.
 
-    release: str
-    items: list[Any] = field(default_factory=list)
-    sections: dict[str, Section] = field(default_factory=dict)
-    chapters: dict[str, Chapter] = field(default_factory=dict)
-    rules: dict[str, Rule] = field(default_factory=dict)
+    ``to_dict()`` is what ``crsearch rule --json`` prints.
+    """
+
+    # A plain class, not a dataclass: building a dataclass costs more at
+    # import than the rest of a lookup.
+    def __init__(self, release: str, items: list[Any] | None = None,
+                 sections: dict[str, Section] | None = None,
+                 chapters: dict[str, Chapter] | None = None,
+                 rules: dict[str, Rule] | None = None):
+        self.release = release
+        self.items: list[Any] = items if items is not None else []
+        self.sections: dict[str, Section] = sections if sections is not None else {}
+        self.chapters: dict[str, Chapter] = chapters if chapters is not None else {}
+        self.rules: dict[str, Rule] = rules if rules is not None else {}
+
+    def __iter__(self) -> Any:
+        return iter(self.items)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [item_dict(i, self.release) for i in self.items]
 
     def title_of(self, id: str) -> str | None:
         """The heading text of a section, chapter or titled rule."""
@@ -60,7 +75,6 @@ class Library:
         self.rule_ids: list[str] = meta["rule_ids"]
         self._exists = {*self.sections, *self.chapters, *self.rule_ids}
         self._existing: list[str] | None = None
-        self._keys: list[tuple] | None = None
         self._chapter_data: dict[str, list[dict[str, Any]]] = {}
         self._rules: dict[str, Rule] = {}
 
@@ -69,7 +83,6 @@ class Library:
         """Every id in rule order; built only when a range or suggestion needs it."""
         if self._existing is None:
             self._existing = sorted(self._exists, key=numbers.sort_key)
-            self._keys = [numbers.sort_key(i) for i in self._existing]
         return self._existing
 
     def _rule(self, d: dict[str, Any]) -> Rule:
@@ -87,35 +100,27 @@ class Library:
 
     def chapter_rules(self, chapter: str, within: str | None = None) -> list[Rule]:
         """The rules of a chapter (only those inside ``within``, if given)."""
-        data = self._chapter(chapter)
-        if within is not None:
-            data = [d for d in data if _inside(within, d["id"])]
+        if within is None:
+            data = self._chapter(chapter)
+        else:
+            data = self._some(chapter, within, lambda id: _inside(within, id))
         return [self._rule(d) for d in data]
+
+    def _some(self, chapter: str, first: str, keep: Any) -> list[dict[str, Any]]:
+        # One rule and its subrules: the whole chapter is parsed only if it
+        # was read already.
+        if chapter in self._chapter_data:
+            return [d for d in self._chapter_data[chapter] if keep(d["id"])]
+        return self.stored.rule_dicts(chapter, first, keep)
 
     def exists(self, id: str) -> bool:
         return id in self._exists
 
     def suggestions(self, id: str, limit: int = 5) -> list[str]:
-        """Existing ids near a missing one: typo fixes first, then neighbours."""
-        out: list[str] = []
-        # Transposed or doubled characters ("702.91c" for "702.19c").
-        for i in range(len(id) - 1):
-            swapped = id[:i] + id[i + 1] + id[i] + id[i + 2:]
-            if swapped != id and swapped in self._exists and swapped not in out:
-                out.append(swapped)
-        parent = numbers.parent(id)
-        while parent and not self.exists(parent):
-            parent = numbers.parent(parent)
-        existing = self.existing
-        assert self._keys is not None
-        pos = bisect.bisect_left(self._keys, numbers.sort_key(id))
-        near = existing[max(0, pos - 3):pos + 3]
-        if parent:
-            near = [n for n in near if numbers.contains(parent, n) and n != parent] or [parent]
-        for n in near:
-            if n not in out:
-                out.append(n)
-        return out[:limit]
+        """Existing ids near a missing one (see ``suggest.did_you_mean``)."""
+        from crsearch.suggest import did_you_mean
+
+        return did_you_mean(id, self._exists, limit)
 
     def lookup(self, specs: list[str], children: bool = True) -> Lookup:
         """Resolve rule numbers, ranges and lists to the items to show.
@@ -164,9 +169,8 @@ class Library:
             if isinstance(item, Rule) and item.kind == "subrule":
                 p = numbers.parent(item.id)
                 if p and p not in result.rules:
-                    for d in self._chapter(item.chapter):
-                        if d["id"] == p:
-                            result.rules[p] = self._rule(d)
+                    for d in self._some(item.chapter, p, p.__eq__):
+                        result.rules[p] = self._rule(d)
         return result
 
     def _items_for(self, id: str, children: bool) -> list[Any]:
@@ -183,7 +187,7 @@ class Library:
             return items
         chapter = id.split(".")[0]
         if not children:
-            return [self._rule(d) for d in self._chapter(chapter) if d["id"] == id]
+            return [self._rule(d) for d in self._some(chapter, id, id.__eq__)]
         return self.chapter_rules(chapter, within=id)
 
 
@@ -205,3 +209,21 @@ def _inside(within: str, id: str) -> bool:
 def _short(text: str, width: int = 60) -> str:
     first = text.split("\n", 1)[0]
     return first if len(first) <= width else first[: width - 1].rstrip() + "…"
+
+
+def item_dict(item: Any, release: str) -> dict[str, Any]:
+    """The ``rule --json`` shape of one section, chapter, rule or glossary entry."""
+    from crsearch.refs import cited_ids
+
+    if isinstance(item, (Section, Chapter)):
+        return {"id": item.id, "kind": item.kind, "title": item.title, "text": "",
+                "examples": [], "references": [], "cited_by": item.cited_by,
+                "release": release}
+    if isinstance(item, GlossaryEntry):
+        return {"id": item.id, "kind": "glossary", "title": item.term, "text": item.text,
+                "aliases": item.aliases, "obsolete": item.obsolete, "senses": item.senses,
+                "examples": item.examples, "references": cited_ids(item),
+                "cited_by": item.cited_by, "release": release}
+    return {"id": item.id, "kind": item.kind, "title": item.title, "text": item.text,
+            "examples": item.examples, "references": cited_ids(item),
+            "cited_by": item.cited_by, "release": release}

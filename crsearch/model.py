@@ -12,9 +12,18 @@ them.  Ids follow one scheme everywhere:
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 GLOSSARY_PREFIX = "glossary:"
+
+
+def label(id: str) -> str:
+    """A section, chapter or rule number as the rules print it: "7.", "702.",
+    "702.19." with a period, a subrule ("702.19c") without."""
+    return id if id[-1:].isalpha() else id + "."
 
 
 class _Record:
@@ -49,7 +58,7 @@ class _Record:
         return tuple(getattr(self, n) for n in self.__slots__ if not n.startswith("_"))
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined, unused-ignore]
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -67,6 +76,9 @@ class Reference(_Record):
 
     __slots__ = ("text", "targets", "missing")
     _defaults = {"targets": list, "missing": list}
+    text: str
+    targets: list[str]
+    missing: list[str]
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "targets": self.targets}
@@ -84,6 +96,11 @@ class Section(_Record):
 
     __slots__ = ("id", "title", "line", "cited_by", "kind")
     _defaults = {"line": 0, "cited_by": list, "kind": "section"}
+    id: str
+    title: str
+    line: int
+    cited_by: list[str]
+    kind: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "line": self.line,
@@ -99,6 +116,12 @@ class Chapter(_Record):
 
     __slots__ = ("id", "title", "section", "line", "cited_by", "kind")
     _defaults = {"line": 0, "cited_by": list, "kind": "chapter"}
+    id: str
+    title: str
+    section: str
+    line: int
+    cited_by: list[str]
+    kind: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "section": self.section,
@@ -121,6 +144,19 @@ class Rule(_Record):
 
     __slots__ = ("id", "kind", "text", "examples", "title", "line", "references", "cited_by")
     _defaults = {"examples": list, "title": None, "line": 0, "references": list, "cited_by": list}
+    id: str
+    kind: str
+    text: str
+    examples: list[str]
+    title: str | None
+    line: int
+    references: list[Reference]
+    cited_by: list[str]
+
+    @property
+    def label(self) -> str:
+        """The number as printed: "702.19." for a rule, "702.19c" for a subrule."""
+        return label(self.id)
 
     @property
     def chapter(self) -> str:
@@ -159,10 +195,32 @@ class GlossaryEntry(_Record):
 
     __slots__ = ("term", "heading", "text", "aliases", "obsolete", "senses", "examples", "line", "references", "cited_by", "kind")
     _defaults = {"aliases": list, "obsolete": False, "senses": list, "examples": list, "line": 0, "references": list, "cited_by": list, "kind": "glossary"}
+    term: str
+    heading: str
+    text: str
+    aliases: list[str]
+    obsolete: bool
+    senses: list[str]
+    examples: list[str]
+    line: int
+    references: list[Reference]
+    cited_by: list[str]
+    kind: str
 
     @property
     def id(self) -> str:
         return GLOSSARY_PREFIX + self.term
+
+    @property
+    def see(self) -> str | None:
+        """The term a definition that only reads "See X." sends the reader to."""
+        # A definition that only sends the reader elsewhere:
+        # "See Active Player, Nonactive Player Order."
+        text = self.text.strip()
+        if not text.startswith("See "):
+            return None
+        target = text[4:].removesuffix(".")
+        return target if target and "." not in target else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,7 +246,11 @@ class Anomaly(_Record):
     """Something irregular in the source that the parser noticed and handled."""
 
     __slots__ = ("kind", "line", "text", "message")
-    _defaults = {}
+    _defaults: dict[str, Any] = {}
+    kind: str
+    line: int
+    text: str
+    message: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "line": self.line, "text": self.text,
@@ -204,6 +266,12 @@ class SourceInfo(_Record):
 
     __slots__ = ("name", "sha256", "size", "encoding", "bom", "line_endings")
     _defaults = {"name": "", "sha256": "", "size": 0, "encoding": "", "bom": False, "line_endings": list}
+    name: str
+    sha256: str
+    size: int
+    encoding: str
+    bom: bool
+    line_endings: list[str]
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "sha256": self.sha256, "size": self.size,
@@ -229,6 +297,21 @@ class Release(_Record):
 
     __slots__ = ("effective_date", "title", "front_matter", "introduction", "contents", "sections", "chapters", "rules", "glossary", "credits", "anomalies", "unplaced", "complete", "source", "_by_id")
     _defaults = {"title": "", "front_matter": list, "introduction": list, "contents": list, "sections": list, "chapters": list, "rules": list, "glossary": list, "credits": list, "anomalies": list, "unplaced": list, "complete": True, "source": lambda: SourceInfo(), "_by_id": None}
+    effective_date: str
+    title: str
+    front_matter: list[str]
+    introduction: list[str]
+    contents: list[str]
+    sections: list[Section]
+    chapters: list[Chapter]
+    rules: list[Rule]
+    glossary: list[GlossaryEntry]
+    credits: list[str]
+    anomalies: list[Anomaly]
+    unplaced: list[tuple[int, str]]
+    complete: bool
+    source: SourceInfo
+    _by_id: dict[str, Any] | None
 
     # -- lookups -----------------------------------------------------------
     def by_id(self) -> dict[str, Any]:

@@ -71,6 +71,21 @@ _QUOTES = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb"
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 
 
+class _Lazy:
+    """A regex compiled on first use: a rule lookup never finds references
+    or reads a list of ids, so it should not pay for compiling those
+    patterns at import time."""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self._args = (pattern, flags)
+
+    def __getattr__(self, name: str):
+        compiled = re.compile(*self._args)
+        self.match = compiled.match
+        self.search = compiled.search
+        return getattr(compiled, name)
+
+
 # -- letters ---------------------------------------------------------------
 
 def letter_index(letters: str) -> int:
@@ -305,7 +320,7 @@ def _range_end(start: str, raw: str) -> str:
     return end
 
 
-_SPEC_TOKEN = re.compile(
+_SPEC_TOKEN = _Lazy(
     rf"""
       (?P<space>\s+)
     | (?P<id>[0-9][\w.]*)                    # normalize() judges it whole
@@ -376,10 +391,10 @@ def _parse_list(s: str, text: str) -> list[Span]:
             range_open = False
         elif what == "letters":
             depth = _depth(_checked_key(last)) if last else 0
-            if depth == 3 and glued:                      # "702.19 c"
+            if depth == 3 and glued and last:             # "702.19 c"
                 new = normalize(last + tok)
                 spans[-1] = Span(new, new)
-            elif depth == 4:                              # "608.3a and b"
+            elif depth == 4 and last:                     # "608.3a and b"
                 try:
                     new = normalize(last.rstrip(LETTERS) + tok)
                 except BadInput:
@@ -429,20 +444,6 @@ def expand(span: Span, existing: Iterable[str]) -> list[str]:
 
 
 # -- references in running text --------------------------------------------
-
-class _Lazy:
-    """A regex compiled on first use: a rule lookup never finds references,
-    so it should not pay for compiling these patterns at import time."""
-
-    def __init__(self, pattern: str, flags: int = 0):
-        self._args = (pattern, flags)
-
-    def __getattr__(self, name: str):
-        compiled = re.compile(*self._args)
-        self.match = compiled.match
-        self.search = compiled.search
-        return getattr(compiled, name)
-
 
 # Where a reference starts.  The keyword is part of the printed reference;
 # "see" only vouches for a bare chapter number ("See 718, ...") and is left
@@ -568,3 +569,38 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
         start = h.start() if h["kw"] is not None else h.end()
         found.append((start, stop, text[start:stop], spans))
         pos = stop
+
+
+# -- command-line words ----------------------------------------------------------
+
+_LEAD_WORD = re.compile(r"(?:cr|rules?|sections?|§)", re.IGNORECASE)
+_RANGE_WORD = re.compile(f"(?:[{_DASHES}]|to|through)", re.IGNORECASE)
+_LONE_LETTERS = re.compile(r"[a-zA-Z]{1,2}")
+
+
+def join_words(words: Iterable[str]) -> list[str]:
+    """Group a shell's words into rule specs: ``702.19 c`` and ``CR 702.19c`` are one.
+
+    A lone "CR", "rule", "section" or "§" joins the word after it, a lone
+    letter joins the number before it, and a lone dash or "to" joins both
+    neighbours; everything else starts a new spec, so ``510.1c 119.7`` stays
+    two.
+    """
+    out: list[str] = []
+    glue_next = False
+    for word in words:
+        if not word.strip():
+            out.append(word)  # left for parse_spec to reject, with its reason
+            glue_next = False
+            continue
+        word = word.strip()
+        joins_prev = bool(out) and not glue_next and (
+            (_LONE_LETTERS.fullmatch(word) and not _LEAD_WORD.fullmatch(word)
+             and out[-1][-1:].isdigit())
+            or _RANGE_WORD.fullmatch(word) is not None)
+        if out and (glue_next or joins_prev):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        glue_next = bool(_LEAD_WORD.fullmatch(word) or _RANGE_WORD.fullmatch(word))
+    return out

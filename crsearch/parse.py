@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from crsearch.errors import NotACR
 from crsearch.model import (
-    Anomaly, Chapter, GlossaryEntry, Release, Rule, Section, SourceInfo,
+    Anomaly, Chapter, GlossaryEntry, Reference, Release, Rule, Section, SourceInfo,
 )
 
 _MONTHS = {m: i for i, m in enumerate(
@@ -45,6 +46,21 @@ _LOST_NUMBER = re.compile(r"^(\d{3})\.([a-z])\s+(.*)$")
 _EXAMPLE = re.compile(r"^Examples?:\s*(.*)$")
 _SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
+# "Ability1. Text on an object..." (2021-06-18): a term glued to its first
+# numbered sense, with no line break between them.
+_GLUED_TERM = re.compile(r"^(\S.*?[A-Za-z)])(1\.\s+\S.*)$")
+
+
+def _plausible_number(chapter: str, number: str, letters: str) -> bool:
+    """Whether ``chapter.number letters`` is a rule id numbers.py accepts."""
+    from crsearch import numbers
+    from crsearch.errors import BadInput
+
+    try:
+        numbers.sort_key(f"{chapter}.{int(number)}{letters}")
+    except BadInput:
+        return False
+    return True
 
 
 def _clean(line: str) -> str:
@@ -195,6 +211,12 @@ class _Parser:
                 # Hard-wrapped releases (2003-2004) break "See rule" from its
                 # number: "...See rule" / "419.8 "Sources of Damage."".
                 m = None
+            if m and not indented and not _plausible_number(m.group(1), m.group(3), m.group(4)):
+                # "100.10000." is no rule number the CR could print: keep the
+                # line as text and say so, rather than reject the release.
+                self.anomaly("bad-number", i, f"{m.group(1)}.{m.group(3)}{m.group(4)} is not a "
+                             "possible rule number; kept as text")
+                m = None
             if m and not indented:
                 chap, space, num, letters, period, text, glued = m.groups()
                 text = text or glued or ""
@@ -237,7 +259,7 @@ class _Parser:
                     self.anomaly("duplicate-id", i, f"{rid} appears twice; the second is kept as printed")
                 seen.add(rid)
                 rule = Rule(rid, kind, text.strip(), line=i + 1)
-                if kind == "rule" and _is_heading_text(rule.text):
+                if kind == "rule" and is_heading_text(rule.text):
                     rule.title = rule.text
                 rel.rules.append(rule)
                 last_example = False
@@ -315,6 +337,16 @@ class _Parser:
         entries = self.release.glossary
         for block in blocks:
             first = self.lines[block[0]]
+            glued = _glued_term(first, self.lines[block[1]] if len(block) > 1 else "")
+            if glued:
+                term, sense = glued
+                self.anomaly("glued-glossary-term", block[0],
+                             f"the term “{term}” is printed on the line of its first sense; "
+                             "read as a term followed by “1.”")
+                entry = self._new_entry(term, block[0])
+                self._add_line(entry, block[0], sense)
+                self._add_definition(entry, block[1:])
+                continue
             if entries and (not _is_term(first) or len(block) == 1 and _is_definition(first)):
                 # A paragraph separated from its entry by a blank line.
                 self._add_definition(entries[-1], block)
@@ -323,28 +355,55 @@ class _Parser:
                 for i in block:
                     self.unplaced(i)
                 continue
-            heading = first
-            term = _OBSOLETE.sub("", heading).strip()
-            entry = GlossaryEntry(term=term, heading=heading, text="",
-                                  obsolete=term != heading, line=block[0] + 1)
-            entries.append(entry)
+            entry = self._new_entry(first, block[0])
             self._add_definition(entry, block[1:])
-        known = {e.term.lower() for e in entries}
-        for e in entries:
-            e.aliases = _aliases(e.term, known)
+        set_aliases(entries)
+
+    def _new_entry(self, heading: str, i: int) -> GlossaryEntry:
+        entry = glossary_entry(heading, line=i + 1)
+        self.release.glossary.append(entry)
+        return entry
 
     def _add_definition(self, entry: GlossaryEntry, idx: list[int]) -> None:
         for i in idx:
-            line = self.lines[i]
-            m = _EXAMPLE.match(line)
-            if m:
-                entry.examples.append(m.group(1).strip())
-                continue
-            s = _SENSE.match(line)
-            if s and (int(s.group(1)) == len(entry.senses) + 1):
-                entry.senses.append(s.group(2).strip())
-            sep = " " if self.wrapped and self.raw[i][:1] not in (" ", "\t") else "\n"
-            entry.text = (entry.text + sep + line) if entry.text else line
+            self._add_line(entry, i, self.lines[i])
+
+    def _add_line(self, entry: GlossaryEntry, i: int, line: str) -> None:
+        sep = " " if self.wrapped and self.raw[i][:1] not in (" ", "\t") else "\n"
+        add_definition_line(entry, line, sep)
+
+
+# -- glossary entries (``htmlread`` builds them the same way) -----------------
+
+def glossary_entry(heading: str, line: int = 0) -> GlossaryEntry:
+    """A new, empty entry for a term line ("Bury (Obsolete)" is obsolete "Bury")."""
+    term = _OBSOLETE.sub("", heading).strip()
+    return GlossaryEntry(term=term, heading=heading, text="", obsolete=term != heading, line=line)
+
+
+def add_definition_line(entry: GlossaryEntry, line: str, sep: str = "\n") -> None:
+    """Add one line of a definition: an example, or text (a numbered sense too)."""
+    example = example_text(line)
+    if example is not None:
+        entry.examples.append(example)
+        return
+    s = _SENSE.match(line)
+    if s and (int(s.group(1)) == len(entry.senses) + 1):
+        entry.senses.append(s.group(2).strip())
+    entry.text = (entry.text + sep + line) if entry.text else line
+
+
+def set_aliases(entries: list[GlossaryEntry]) -> None:
+    """Fill in the names of headings that list several ("You, Your")."""
+    known = {e.term.lower() for e in entries}
+    for e in entries:
+        e.aliases = _aliases(e.term, known)
+
+
+def example_text(line: str) -> str | None:
+    """The text of an "Example: ..." line, or None for any other line."""
+    m = _EXAMPLE.match(line)
+    return m.group(1).strip() if m else None
 
 
 _WRAP_WORDS = {"rule", "rules", "see", "and", "or", "section", "to", "in", "of", "under"}
@@ -361,7 +420,8 @@ def _next_section(current: Section | None, number: str) -> bool:
     return int(number) == expected
 
 
-def _is_heading_text(text: str) -> bool:
+def is_heading_text(text: str) -> bool:
+    """Whether a rule's whole text is a title ("702.19. Trample")."""
     return bool(text) and len(text) < 70 and "\n" not in text and text[-1] not in ".:;)\"”’"
 
 
@@ -375,6 +435,18 @@ def _is_term(line: str) -> bool:
     if len(line) > 80 or _SENSE.match(line) or _EXAMPLE.match(line):
         return False
     return not line.endswith((".", ":", ";")) or line.endswith(("etc.", "(Obsolete)"))
+
+
+def _glued_term(line: str, second: str) -> tuple[str, str] | None:
+    """``(term, "1. sense")`` for a term glued to its first sense, else None.
+
+    Only when the next line is sense "2.", so an ordinary definition that
+    happens to hold "...1. " is never cut.
+    """
+    m = _GLUED_TERM.match(line)
+    if not m or not second.startswith("2. ") or not _is_term(m.group(1)):
+        return None
+    return m.group(1), m.group(2)
 
 
 def _is_definition(line: str) -> bool:
@@ -410,12 +482,62 @@ def parse_bytes(data: bytes, name: str = "") -> Release:
 
     from crsearch.decode import decode
 
+    from crsearch.terminal import printable
+
     decoded = decode(data)
-    source = SourceInfo(name=name, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+    # The name can come from a server (a redirect target) or a hostile file
+    # name; it is shown by `report` and the site, so it is kept printable.
+    source = SourceInfo(name=printable(name), sha256=hashlib.sha256(data).hexdigest(), size=len(data),
                         encoding=decoded.encoding, bom=decoded.bom,
                         line_endings=decoded.line_endings)
     release = parse_lines(decoded.lines, source)
     for repair in decoded.repairs:
         release.anomalies.append(Anomaly("encoding-repair", 0, repair,
                                          "a letter in another code page inside a Windows-1252 text"))
+    for i, found in decoded.controls:
+        release.anomalies.append(Anomaly("control-characters", i + 1, _clean(decoded.lines[i]),
+                                         f"removed control or format characters: {found}"))
+    return release
+
+
+def scrub(release: Release) -> Release:
+    """Remove control and format characters from every text of a release.
+
+    For releases read from HTML (a site folder), which never pass through
+    :func:`crsearch.decode.decode`; each cleaned item is reported as a
+    ``control-characters`` anomaly.
+    """
+    from crsearch.terminal import describe, strip_controls
+
+    def clean(value: Any, found: list[str]) -> Any:
+        if isinstance(value, str):
+            cleaned, removed = strip_controls(value)
+            if removed:
+                found.append(describe(value))
+            return cleaned
+        if isinstance(value, list):
+            return [clean(v, found) for v in value]
+        if isinstance(value, tuple):
+            return tuple(clean(v, found) for v in value)
+        if isinstance(value, Reference):
+            value.text = clean(value.text, found)
+        return value
+
+    top: list[str] = []
+    for name in ("effective_date", "title", "front_matter", "introduction", "contents",
+                 "credits", "unplaced"):
+        setattr(release, name, clean(getattr(release, name), top))
+    if top:
+        release.anomalies.append(Anomaly("control-characters", 0, release.title,
+                                         f"removed control or format characters: {', '.join(top)}"))
+    for item in [*release.sections, *release.chapters, *release.rules, *release.glossary]:
+        found: list[str] = []
+        for name in item.__slots__:
+            if name not in ("line", "obsolete", "kind", "cited_by"):
+                setattr(item, name, clean(getattr(item, name), found))
+        if found:
+            label = getattr(item, "term", None) or getattr(item, "id", "")
+            release.anomalies.append(Anomaly("control-characters", getattr(item, "line", 0), label,
+                                             f"removed control or format characters: {', '.join(found)}"))
+    release.invalidate()
     return release

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from crsearch import numbers
-from crsearch.model import Reference, Release
+from crsearch.model import GlossaryEntry, Reference, Release, Rule
 
 
 _COMMA_TYPO = re.compile(r"(\brule \d{3}),(?=\d)")
@@ -104,7 +104,8 @@ def cited_ids(item: Any) -> list[str]:
 def unresolved(release: Release) -> list[dict[str, Any]]:
     """References that name something the release does not have."""
     out = []
-    for item in [*release.rules, *release.glossary]:
+    items: list[Rule | GlossaryEntry] = [*release.rules, *release.glossary]
+    for item in items:
         for ref in item.references:
             if ref.missing:
                 out.append({"from": item.id, "text": ref.text, "missing": ref.missing})

@@ -1,4 +1,4 @@
-"""Ranked search over one release, and the ``define``/``keyword`` look-ups.
+"""Ranked search over one release (``glossary`` holds the exact look-ups).
 
 Ranking happens in layers, each putting what it is sure of first:
 
@@ -16,14 +16,13 @@ Words the release never uses are corrected first (``deathtuch`` ->
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from crsearch import numbers
 from crsearch.errors import BadInput, NotFound
@@ -42,7 +41,9 @@ from crsearch.index import (
     read_block,
     shard_of,
 )
-from crsearch.text import STOP_WORDS, fold, norm_title, words
+from crsearch.glossary import is_keyword_id, title_variants
+from crsearch.suggest import did_you_mean
+from crsearch.text import STOP_WORDS, fold, words
 from crsearch.model import GLOSSARY_PREFIX
 from crsearch.query import ParsedQuery, alternatives, correct, parse
 from crsearch.vocab import QUESTION_WORDS
@@ -115,8 +116,8 @@ class Engine:
     def __init__(self, index_dir: Path, fast: bool = True):
         self.index_dir = Path(index_dir)
         self.terms = open_terms(self.index_dir)
-        self._ix = None
-        self._searcher = None
+        self._ix: Any = None
+        self._searcher: Any = None
         self.fast: dict[str, Any] | None = None
         if fast and (self.index_dir / FAST).exists():
             try:
@@ -139,7 +140,7 @@ class Engine:
             for name in g["names"]:
                 self.glossary.setdefault(name, g)
         self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
-        self._stem = None
+        self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast["stems"]) if self.fast else {}
         self._docnum: dict[str, int] = {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
@@ -347,8 +348,7 @@ class Engine:
                                               or id.split(".")[0] != filters["chapter"]))
 
     def _near_ids(self, text: str) -> list[str]:
-        digits = re.sub(r"[^0-9a-z.]", "", text.lower())
-        return difflib.get_close_matches(digits, self.ids, n=5, cutoff=0.6)
+        return did_you_mean(re.sub(r"[^0-9a-z.]", "", text.lower()), self.id_set)
 
     def _title_matches(self, q: ParsedQuery) -> list[str]:
         out: list[str] = []
@@ -358,7 +358,7 @@ class Engine:
             # number the page lost ("See rule , “Combat Damage Step.”").
             wanted += [(p, False) for p in q.phrases]
         for t, typed in wanted:
-            for cand in _variants(t):
+            for cand in title_variants(t):
                 if cand in self.keywords:
                     out += self.children(self.keywords[cand]) if typed else [self.keywords[cand]]
                 g = self.glossary.get(cand) if typed else None
@@ -369,8 +369,7 @@ class Engine:
                     out.append(self.chapter_titles[cand])
                 if out:
                     break
-        seen: set[str] = set()
-        return [i for i in out if not (i in seen or seen.add(i))]
+        return list(dict.fromkeys(out))
 
     def _keywords_named(self, q: ParsedQuery) -> list[str]:
         """Keyword rules whose names occur in the query's words, in order."""
@@ -387,7 +386,7 @@ class Engine:
                     break
             else:
                 i += 1
-        return [k for k in found if k.startswith(("701.", "702."))]
+        return [k for k in found if is_keyword_id(k)]
 
     def _interaction(self, q: ParsedQuery) -> list[str]:
         """For "deathtouch trample": each keyword's subrules that speak of the
@@ -553,6 +552,7 @@ class Engine:
             for d, v in p.items():
                 total[d] = total.get(d, 0.0) + v
         top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:CANDIDATES]
+        assert self.fast is not None
         docids = self.fast["docids"]
         out = []
         for d, v in top:
@@ -613,18 +613,6 @@ def _ancestors(id: str) -> list[str]:
     return [] if id.startswith(GLOSSARY_PREFIX) else numbers.ancestors(id)
 
 
-def _variants(t: str) -> list[str]:
-    """A typed title and its likely intended forms: plural, "order" dropped."""
-    t = norm_title(t)
-    out = [t]
-    if t.endswith("s") and len(t) > 3:
-        out.append(t[:-1])
-    if t.endswith("es") and len(t) > 4:
-        out.append(t[:-2])
-    out.append(t + " order")       # "APNAP" -> "APNAP Order"
-    return out
-
-
 _WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
@@ -681,50 +669,3 @@ def engine_for(stored) -> Engine:
 def search(stored, query: str, limit: int = 10) -> SearchResult:
     """Search one stored release (see ``Engine.search``)."""
     return engine_for(stored).search(query, limit)
-
-
-# -- define, keyword, keywords ----------------------------------------------------
-
-def define(release, term: str):
-    """The glossary entry for ``term`` (forgiving case, plural, typos)."""
-    key = norm_title(term)
-    if not key:
-        raise BadInput("the term is empty: type a glossary term such as 'lethal damage'")
-    table: dict[str, Any] = {}
-    for g in release.glossary:
-        for name in [g.term, *g.aliases]:
-            table.setdefault(norm_title(name), g)
-    for cand in _variants(key):
-        if cand in table:
-            return table[cand]
-    starts = [g for n, g in table.items() if n.startswith(key)]
-    unique = {g.id: g for g in starts}
-    if len(unique) == 1:
-        return next(iter(unique.values()))
-    close = difflib.get_close_matches(key, list(table), n=5, cutoff=0.75)
-    if close and (len(close) == 1 or difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.9):
-        return table[close[0]]
-    names = [table[c].term for c in close] or [g.term for g in list(unique.values())[:5]]
-    raise NotFound(f"{term!r} is not in the glossary of the {release.effective_date} rules",
-                   list(dict.fromkeys(names)))
-
-
-def keyword_rules(rules_701_702: list, name: str):
-    """The keyword rule (701.x or 702.x) called ``name``, forgiving spelling."""
-    key = norm_title(name)
-    if not key:
-        raise BadInput("the keyword is empty: type one such as 'trample'")
-    table = {norm_title(r.title): r for r in rules_701_702 if r.kind == "rule" and r.title}
-    for cand in _variants(key):
-        if cand in table:
-            return table[cand]
-    close = difflib.get_close_matches(key, list(table), n=5, cutoff=0.7)
-    if close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= 0.8:
-        return table[close[0]]
-    raise NotFound(f"{name!r} is not a keyword ability or action",
-                   [table[c].title for c in close])
-
-
-def keywords(rules_701_702: list) -> list[tuple[str, str]]:
-    """(id, title) of every keyword action (701) and ability (702), in order."""
-    return [(r.id, r.title) for r in rules_701_702 if r.kind == "rule" and r.title]

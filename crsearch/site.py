@@ -38,14 +38,15 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
+from crsearch.glossary import KEYWORD_CHAPTERS
 from crsearch.model import GLOSSARY_PREFIX, GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
-STATIC = ("site.css", "site.js", "app.js")
+STATIC = ("site.css", "site.js", "explain.js", "app.js")
 SEARCH_PAGE = "search.html"
 #: The pages Pagefind reads: the root release's chapters and fixed pages, not
 #: the rule pages (their text is on the chapters) nor older releases' folders.
@@ -315,10 +316,6 @@ def _label(id: str, release: Release) -> str:
     return id
 
 
-def _printed_number(rule: Rule) -> str:
-    return rule.id + "." if rule.kind == "rule" else rule.id
-
-
 def gather(release: Release, edition: Edition | None = None
            ) -> tuple[list[Page], LinkStats, dict[str, Any]]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
@@ -343,7 +340,7 @@ def gather(release: Release, edition: Edition | None = None
     rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
     rule_views: list[RuleView] = []
     for r in release.rules:
-        view = RuleView(r, _printed_number(r), segs(r.text, r.id),
+        view = RuleView(r, r.label, segs(r.text, r.id),
                         [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
         rules_by_chapter.setdefault(r.chapter, []).append(view)
         rule_views.append(view)
@@ -403,10 +400,11 @@ def gather(release: Release, edition: Edition | None = None
         "letters": sorted({t.entry.term[:1].upper() for t in terms if t.entry.term[:1].isalpha()})}))
 
     keywords = []
-    for chapter in ("701", "702"):
-        c = next((x for x in chapters if x.id == chapter), None)
-        if c is None:
+    for chapter in KEYWORD_CHAPTERS:
+        found = next((x for x in chapters if x.id == chapter), None)
+        if found is None:
             continue
+        c = found
         rows = [(r.rule.id, r.rule.title or _first_words(r.rule.text), urls.url_for(r.rule.id))
                 for r in rules_by_chapter.get(chapter, []) if r.rule.kind == "rule"]
         keywords.append((c, sorted(rows, key=lambda row: row[1].lower())))
@@ -416,6 +414,7 @@ def gather(release: Release, edition: Edition | None = None
     pages.append(Page("about.html", "about.html", {
         **common, "page_title": "About this release"}))
     pages.append(Page(SEARCH_PAGE, "search.html", {**common, "page_title": "Search"}))
+    pages.append(Page("explain.html", "explain.html", {**common, "page_title": "Explain a card"}))
     # Not "404.html": that is the page of chapter 404.
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
@@ -439,7 +438,7 @@ def gather(release: Release, edition: Edition | None = None
 
         def quiet(c: Any) -> tuple[str, str | None]:
             if c.kind == "glossary":
-                term = (c.new or c.old or {}).get("term", "")
+                term = site_changes.term_of(c)
                 return term, new_url(GLOSSARY_PREFIX + term)
             return c.id, new_url(c.id)
 
@@ -453,7 +452,8 @@ def gather(release: Release, edition: Edition | None = None
         pages.append(Page("releases.html", "releases.html", {
             **common, "page_title": "Every release"}))
     subrules = [r.id for r in release.rules if r.kind == "subrule"]
-    example = "702.19c" if "702.19c" in urls.rules else (subrules or [r.id for r in release.rules] or [None])[0]
+    candidates = ["702.19c"] if "702.19c" in urls.rules else subrules or [r.id for r in release.rules]
+    example = candidates[0] if candidates else None
     pages.append(Page("api.html", "api.html", {**common, "example": example,
                                                "page_title": "JSON API"}))
 
@@ -495,7 +495,7 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
         if isinstance(item, GlossaryEntry):
             return ("Glossary", item.term, urls.url_for(id))
         if isinstance(item, Rule):
-            return (_printed_number(item), title_of(id, release), urls.permalink(id))
+            return (item.label, title_of(id, release), urls.permalink(id))
         return (f"{id}.", title_of(id, release), urls.url_for(id))
 
     def order(i: str) -> tuple:
@@ -514,9 +514,9 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
         parent = numbers.parent(r.id) if r.kind == "subrule" else None
         parent_view = by_id.get(parent) if parent else None
         if parent_view is not None:
-            up = parent_view.rule
-            trail.append((f"{parent_view.number} {up.title or _first_words(up.text, 5)}",
-                          urls.rule_page(up.id)))
+            above = parent_view.rule
+            trail.append((f"{parent_view.number} {above.title or _first_words(above.text, 5)}",
+                          urls.rule_page(above.id)))
         trail.append((v.number, None))
         shown = [v, *children.get(r.id, [])]
         cites = [entry(i) for i in cited_ids(r) if urls.exists(i) and i != r.id]
@@ -544,7 +544,7 @@ def _search_terms(release: Release, urls: Urls) -> dict[str, Any]:
            "r": [r.id for r in sorted(release.rules, key=lambda r: numbers.sort_key(r.id))]}
     terms: list[list[str]] = []
     for r in release.rules:
-        if r.chapter in ("701", "702") and r.kind == "rule" and r.title:
+        if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title:
             terms.append([r.title, urls.url_for(r.id), r.id])
     for c in release.chapters:
         terms.append([c.title, urls.url_for(c.id), c.id])
@@ -616,6 +616,9 @@ def render(release: Release, edition: Edition | None = None) -> tuple[dict[str, 
     files["terms.js"] = ("window.CRSEARCH_TERMS=" + json.dumps(
         search_index, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         + ";\n").encode("utf-8")
+    from crsearch.explain import site_files
+
+    files.update(site_files(release))
     files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
                                  "effective_date": release.effective_date},
                                 sort_keys=True, indent=1) + "\n").encode("utf-8")
@@ -628,6 +631,24 @@ def _check_out(out: Path) -> None:
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise BadInput(f"{out} is not empty and holds no crsearch site; "
                        "choose a new or empty folder")
+
+
+def _in_use(out: Path) -> bool:
+    """True when ``out`` itself cannot be swapped: the current folder or a mount point."""
+    cwd = Path.cwd().resolve()
+    return out == cwd or out in cwd.parents or os.path.ismount(out)
+
+
+def _replace_contents(out: Path, tmp: Path) -> None:
+    """Empty ``out`` (checked to be empty or a crsearch site) and move ``tmp``'s files in."""
+    for p in list(out.iterdir()):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+    for p in list(tmp.iterdir()):
+        os.replace(p, out / p.name)
+    tmp.rmdir()
 
 
 def run_pagefind(folder: Path, glob: str | None = None) -> None:
@@ -686,6 +707,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
     out = Path(out)
     _check_out(out)
+    out = out.resolve()  # "." has no name to swap; its real path has
     if not releases:
         raise BadInput("no releases to build")
     ordered = sorted(releases, key=lambda r: r.effective_date, reverse=True)
@@ -748,7 +770,9 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         _set_times(tmp)
         os.chmod(tmp, 0o755)
-        if out.exists():
+        if out.exists() and _in_use(out):
+            _replace_contents(out, tmp)
+        elif out.exists():
             old = parent / f".{out.name}-old-{os.getpid()}"
             os.replace(out, old)
             os.replace(tmp, out)
@@ -785,12 +809,12 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     import functools
     import http.server
 
-    folder = Path(folder)
-    if not (folder / "index.html").is_file():
+    root = Path(folder)
+    if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
     class Handler(http.server.SimpleHTTPRequestHandler):
-        extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                           ".wasm": "application/wasm", ".js": "text/javascript",
                           ".json": "application/json"}
 
@@ -799,8 +823,8 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
 
         def send_error(self, code: int, message: str | None = None,
                        explain: str | None = None) -> None:
-            if code == 404 and (folder / "not-found.html").is_file():
-                body = (folder / "not-found.html").read_bytes()
+            if code == 404 and (root / "not-found.html").is_file():
+                body = (root / "not-found.html").read_bytes()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))

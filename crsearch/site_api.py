@@ -43,7 +43,7 @@ def chapter_path(date: str, id: str) -> str:
 
 def files(release: Release, per_rule: bool = True) -> dict[str, bytes]:
     """The API files of one release, by path from the site root."""
-    from crsearch.output import item_json
+    from crsearch.lookup import item_dict as item_json
 
     date = release.effective_date
     out: dict[str, bytes] = {}

@@ -23,10 +23,16 @@ from crsearch.model import Release
 SHOWN_OPS = ("added", "changed", "moved")
 
 
+def term_of(c: Change) -> str:
+    """The glossary term a change is about (its new name when renamed)."""
+    v = c.new or c.old
+    return (v.term or "") if v is not None else ""
+
+
 def change_anchor(c: Change) -> str:
     """The HTML id of a change on its ``changes.html``."""
     if c.kind == "glossary":
-        term = (c.new or c.old or {}).get("term", "")
+        term = term_of(c)
         return "c-g-" + (re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-") or "term")
     return f"c-{c.id}"
 
@@ -119,15 +125,15 @@ def histories(chain: list[ChangeSet], latest: Release) -> dict[str, list[History
             if hit is None:
                 continue
             date = steps[k].new_date
-            new = hit.new or {}
+            new = hit.new
+            text = new.text if new is not None else None
+            examples = new.examples if new is not None else None
             if hit.op == "added":
-                start = HistoryEntry(date, "added", current, text=new.get("text"),
-                                     examples=new.get("examples"))
+                start = HistoryEntry(date, "added", current, text=text, examples=examples)
                 break
             entries.append(HistoryEntry(date, hit.op, current,
                                         hit.old_id if hit.op == "moved" else None,
-                                        new.get("text"), new.get("examples"), hit.fields,
-                                        hit.cosmetic, hit.renumbering))
+                                        text, examples, hit.fields, hit.cosmetic, hit.renumbering))
             if hit.op == "moved" and hit.old_id:
                 current = hit.old_id
         else:
@@ -178,7 +184,8 @@ def page_items(cs: ChangeSet, url: Any, old_url: Any) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"change": c, "anchor": change_anchor(c), "carried": carried,
                                 "carried_label": None}
         if c.kind == "glossary":
-            old, new = (c.old or {}).get("term"), (c.new or {}).get("term")
+            old = c.old.term if c.old is not None else None
+            new = c.new.term if c.new is not None else None
             item["label"] = f"“{old}” → “{new}”" if c.op == "moved" else f"“{new or old}”"
         elif c.op == "moved":
             item["label"] = f"{c.old_id} → {c.new_id}"
@@ -195,7 +202,8 @@ def page_items(cs: ChangeSet, url: Any, old_url: Any) -> list[dict[str, Any]]:
             item["carried_label"] = (f"with {span([x.old_id for x in carried if x.old_id])} → "
                                      f"{span([x.new_id for x in carried if x.new_id])}")
         if c.kind == "glossary":
-            old_term, new_term = (c.old or {}).get("term"), (c.new or {}).get("term")
+            old_term = c.old.term if c.old is not None else None
+            new_term = c.new.term if c.new is not None else None
             item["href"] = url("glossary:" + new_term) if new_term else None
             item["old_href"] = old_url("glossary:" + old_term) if old_term else None
         else:
@@ -206,4 +214,4 @@ def page_items(cs: ChangeSet, url: Any, old_url: Any) -> list[dict[str, Any]]:
     return items
 
 
-__all__ = ["ChangeSet", "change_anchor", "compare_all", "elide", "histories", "page_items", "span"]
+__all__ = ["ChangeSet", "change_anchor", "term_of", "compare_all", "elide", "histories", "page_items", "span"]

@@ -26,11 +26,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
-from .errors import BadInput, SourceError, StoreError
+from .errors import BadInput, SourceError, StoreError, short
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
 USER_AGENT = f"Mozilla/5.0 (compatible; crsearch/{__version__})"
 CHUNK_SIZE = 64 * 1024
+# A release is about 1 MB and the rules page well under that: 64 MiB and ten
+# minutes leave room for slow links while bounding a hostile server.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_DEADLINE = 600.0
+MAX_REDIRECTS = 10
 
 Progress = Callable[[int, "int | None"], None]
 
@@ -50,6 +55,7 @@ class Source:
     url: str | None = None
     path: str | None = None
     kind: str = "txt"
+    error: str | None = None  # set when this file of a folder could not be read
 
 
 # --------------------------------------------------------------------------
@@ -204,6 +210,35 @@ def _content_length(value: str | None) -> int | None:
     return n if n >= 0 else None
 
 
+class _SafeRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects to http(s) only, and at most MAX_REDIRECTS of them."""
+
+    max_redirections = MAX_REDIRECTS
+
+    def _check(self, base: str, target: str | None) -> None:
+        newurl = urllib.parse.urljoin(base, target or "")
+        if urllib.parse.urlsplit(newurl).scheme.lower() not in ("http", "https"):
+            raise SourceError(f"refusing a redirect from {short(base)} to a "
+                              f"non-http(s) URL: {short(newurl)}")
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        # Checked before urllib's own rules, which would allow ftp://.
+        self._check(req.full_url, headers.get("location") or headers.get("uri"))
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        self._check(req.full_url, newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    # build_opener keeps the default handlers but swaps in ours for redirects;
+    # no FTP/file/data handler is reachable through a redirect any more.
+    return urllib.request.build_opener(_SafeRedirects)
+
+
 def _download(
     url: str,
     *,
@@ -211,38 +246,56 @@ def _download(
     progress: Progress | None,
     user_agent: str,
     quiet_for_html: bool = False,
+    deadline: float | None = None,
+    max_bytes: int | None = None,
 ) -> _Download:
+    import time
+
+    deadline = DEFAULT_DEADLINE if deadline is None else deadline
+    max_bytes = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+    stop_at = time.monotonic() + deadline
+    timeout = min(timeout, deadline)
     try:
         parts = urllib.parse.urlsplit(url)
         host = parts.hostname
     except ValueError as e:
-        raise SourceError(f"invalid URL {url}: {_one_line(e)}") from None
+        raise SourceError(f"invalid URL {short(url)}: {_one_line(e)}") from None
     if parts.scheme.lower() not in ("http", "https") or not host:
-        raise SourceError(f"not an http(s) URL: {url}")
+        raise SourceError(f"not an http(s) URL: {short(url)}")
     try:
         request = urllib.request.Request(_quote_url(url), headers={"User-Agent": user_agent})
     except ValueError as e:
-        raise SourceError(f"invalid URL {url}: {_one_line(e)}") from None
+        raise SourceError(f"invalid URL {short(url)}: {_one_line(e)}") from None
 
     try:
-        response = urllib.request.urlopen(request, timeout=timeout)
+        response = _opener().open(request, timeout=timeout)
+    except SourceError:
+        raise
     except urllib.error.HTTPError as e:
         e.close()
-        raise SourceError(f"HTTP {e.code} for {url}") from None
+        if 300 <= e.code < 400:
+            raise SourceError(f"too many redirects (more than {MAX_REDIRECTS}, or a loop) "
+                              f"from {short(url)}") from None
+        raise SourceError(f"HTTP {e.code} for {short(url)}") from None
     except Exception as e:  # URLError, OSError, HTTPException, ValueError...
         if _is_timeout(e):
             raise SourceError(f"timed out after {timeout:g} s waiting for {host}") from None
         if isinstance(e, (ValueError, http.client.InvalidURL)):
-            raise SourceError(f"invalid URL {url}: {_one_line(e)}") from None
+            raise SourceError(f"invalid URL {short(url)}: {_one_line(e)}") from None
         raise SourceError(f"cannot reach {host}: {_reason(e)}") from None
 
     with response:
         final_url = response.geturl() or url
         status = getattr(response, "status", 200) or 200
         if status >= 400:  # pragma: no cover - urllib raises HTTPError first
-            raise SourceError(f"HTTP {status} for {url}")
+            raise SourceError(f"HTTP {status} for {short(url)}")
+        if 300 <= status < 400:
+            raise SourceError(f"HTTP {status} without a usable Location from {short(url)}")
         content_type = response.headers.get("Content-Type", "") or ""
         total = _content_length(response.headers.get("Content-Length"))
+        if total is not None and total > max_bytes:
+            raise SourceError(f"{short(url)} is {total:,} bytes, over the limit of "
+                              f"{max_bytes:,} (--max-bytes)")
         if quiet_for_html and _is_html_type(content_type):
             progress = None
 
@@ -260,17 +313,25 @@ def _download(
                     break
                 chunks.append(chunk)
                 done += len(chunk)
+                if done > max_bytes:
+                    raise SourceError(f"{short(url)} sent more than the limit of "
+                                      f"{max_bytes:,} bytes (--max-bytes); stopped")
+                if time.monotonic() > stop_at:
+                    raise SourceError(f"{short(url)} took longer than {_seconds(deadline)} s "
+                                      f"(--timeout); stopped after {done:,} bytes")
                 if progress is not None:
                     progress(done, total)
                 if total is not None and done >= total:
                     break
+        except SourceError:
+            raise
         except http.client.IncompleteRead as e:
             done += len(e.partial or b"")
             raise SourceError(_truncated(done, total, url)) from None
         except Exception as e:
             if _is_timeout(e):
                 raise SourceError(
-                    f"timed out after {timeout:g} s reading {url} (got {done} bytes)"
+                    f"timed out after {timeout:g} s reading {short(url)} (got {done} bytes)"
                 ) from None
             if isinstance(e, (OSError, http.client.HTTPException, ValueError)):
                 raise SourceError(f"{_truncated(done, total, url)} ({_reason(e)})") from None
@@ -280,9 +341,15 @@ def _download(
     return _Download(b"".join(chunks), final_url, content_type)
 
 
+def _seconds(t: float) -> str:
+    import math
+
+    return f"{math.ceil(t * 10) / 10:g}"
+
+
 def _truncated(done: int, total: int | None, url: str) -> str:
     of = f" of {total}" if total is not None else ""
-    return f"download truncated: got {done}{of} bytes from {url}"
+    return f"download truncated: got {done}{of} bytes from {short(url)}"
 
 
 def fetch(
@@ -291,40 +358,69 @@ def fetch(
     timeout: float = 30,
     progress: Progress | None = None,
     user_agent: str = USER_AGENT,
+    deadline: float | None = None,
+    max_bytes: int | None = None,
 ) -> bytes:
     """Download ``url`` and return its bytes.
 
-    ``timeout`` bounds connecting and each read (not the whole download).
+    ``timeout`` bounds connecting and each read; ``deadline`` (seconds,
+    default :data:`DEFAULT_DEADLINE`) bounds the whole download and
+    ``max_bytes`` (default :data:`DEFAULT_MAX_BYTES`) its size.
     ``progress(done, total)`` is called once with ``done == 0`` and then after
     every chunk; ``total`` is the Content-Length, or ``None`` if unknown.
     Every failure (unreachable host, HTTP status >= 400, timeout, truncated
-    body, ...) raises a one-line :class:`SourceError`.
+    body, redirect to another scheme, too big, too slow...) raises a one-line
+    :class:`SourceError`.
     """
-    return _download(url, timeout=timeout, progress=progress, user_agent=user_agent).data
+    return _download(url, timeout=timeout, progress=progress, user_agent=user_agent,
+                     deadline=deadline, max_bytes=max_bytes).data
 
 
 def _source_from_download(d: _Download) -> Source:
     return Source(name=_file_name(d.url) or d.url, data=d.data, url=d.url)
 
 
+class _Budget:
+    """What is left of one overall deadline across several downloads."""
+
+    def __init__(self, deadline: float | None):
+        import time
+
+        self.total = DEFAULT_DEADLINE if deadline is None else deadline
+        self.stop_at = time.monotonic() + self.total
+
+    def left(self) -> float:
+        import time
+
+        left = self.stop_at - time.monotonic()
+        if left <= 0:
+            raise SourceError(f"took longer than {_seconds(self.total)} s (--timeout); stopped")
+        return left
+
+
 def fetch_latest(page_url: str = RULES_PAGE, **kw: Any) -> Source:
     """Fetch the rules page, find the current CR TXT link, and download it.
 
     Keyword arguments go to :func:`fetch` (``timeout``, ``progress``,
-    ``user_agent``); ``progress`` reports only the TXT download.
+    ``user_agent``, ``deadline``, ``max_bytes``); ``progress`` reports only
+    the TXT download; ``deadline`` covers both downloads.
     """
     progress = kw.pop("progress", None)
+    budget = _Budget(kw.pop("deadline", None))
     page = _download(page_url, timeout=kw.get("timeout", 30), progress=None,
-                     user_agent=kw.get("user_agent", USER_AGENT))
+                     user_agent=kw.get("user_agent", USER_AGENT), deadline=budget.left(),
+                     max_bytes=kw.get("max_bytes"))
     txt_url = find_txt_url(page.data, page.url)
-    return _fetch_txt(txt_url, progress=progress, **kw)
+    return _fetch_txt(txt_url, progress=progress, deadline=budget.left(), **kw)
 
 
 def _fetch_txt(url: str, *, timeout: float = 30, progress: Progress | None = None,
-               user_agent: str = USER_AGENT) -> Source:
-    d = _download(url, timeout=timeout, progress=progress, user_agent=user_agent)
+               user_agent: str = USER_AGENT, deadline: float | None = None,
+               max_bytes: int | None = None) -> Source:
+    d = _download(url, timeout=timeout, progress=progress, user_agent=user_agent,
+                  deadline=deadline, max_bytes=max_bytes)
     if _is_html(d):
-        raise SourceError(f"expected a rules TXT but got an HTML page from {url}")
+        raise SourceError(f"expected a rules TXT but got an HTML page from {short(url)}")
     return _source_from_download(d)
 
 
@@ -351,46 +447,60 @@ _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def read_from(spec: str, *, progress: Progress | None = None,
-              timeout: float = 30) -> list[Source]:
+              timeout: float = 30, deadline: float | None = None,
+              max_bytes: int | None = None) -> list[Source]:
     """Read the release(s) named by ``spec``.
 
     - an http(s) URL: a TXT gives one Source; an HTML page is taken for a
-      rules page and its CR TXT link is followed;
+      rules page and its CR TXT link is followed (``deadline`` and
+      ``max_bytes`` as in :func:`fetch`);
     - a local file: one Source;
-    - a directory: one Source per ``*.txt`` file in it, sorted by name; but a
-      directory holding ``index.html`` is a built website, returned as a
-      single ``Source(kind="site", data=b"", path=<dir>)``.
+    - a directory: one Source per ``*.txt`` file in it, sorted by name (a
+      file that cannot be read gets ``error`` set, the others still come);
+      but a directory holding ``index.html`` is a built website, returned as
+      a single ``Source(kind="site", data=b"", path=<dir>)``.
 
-    A missing path or a directory without TXT files raises :class:`BadInput`;
-    network problems raise :class:`SourceError`.
+    An empty or missing path, or a directory without TXT files, raises
+    :class:`BadInput`; network problems raise :class:`SourceError`.
     """
+    if not spec.strip():
+        raise BadInput("--from needs a file, a folder or a URL (got an empty string)")
+    shown = short(display_name(spec))
     if _URL_SCHEME.match(spec):
         scheme = spec.split(":", 1)[0].lower()
         if scheme not in ("http", "https"):
-            raise BadInput(f"unsupported URL scheme {scheme!r}: {spec}")
+            raise BadInput(f"unsupported URL scheme {short(scheme)!r}: {shown}")
+        budget = _Budget(deadline)
         d = _download(spec, timeout=timeout, progress=progress,
-                      user_agent=USER_AGENT, quiet_for_html=True)
+                      user_agent=USER_AGENT, quiet_for_html=True, deadline=budget.left(),
+                      max_bytes=max_bytes)
         if _is_html(d):
             txt_url = find_txt_url(d.data, d.url)
-            return [_fetch_txt(txt_url, timeout=timeout, progress=progress)]
+            return [_fetch_txt(txt_url, timeout=timeout, progress=progress,
+                               deadline=budget.left(), max_bytes=max_bytes)]
         return [_source_from_download(d)]
 
     path = Path(spec).expanduser()
     try:
         if path.is_dir():
-            return _read_dir(path, spec)
+            return _read_dir(path, shown)
         if path.is_file():
-            return [Source(name=path.name, data=path.read_bytes(), path=str(path))]
+            return [Source(name=display_name(path.name), data=path.read_bytes(), path=str(path))]
     except OSError as e:
-        raise BadInput(f"cannot read {spec}: {_reason(e)}") from None
+        raise BadInput(f"cannot read {shown}: {_reason(e)}") from None
     if path.exists():
-        raise BadInput(f"not a file or directory: {spec}")
-    raise BadInput(f"no such file or directory: {spec}")
+        raise BadInput(f"not a file or directory: {shown}")
+    raise BadInput(f"no such file or directory: {shown}")
+
+
+def display_name(name: str) -> str:
+    """A file name fit for messages: undecodable bytes become U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _read_dir(path: Path, spec: str) -> list[Source]:
     if (path / "index.html").is_file():
-        name = path.resolve().name or str(path.resolve())
+        name = display_name(path.resolve().name or str(path.resolve()))
         return [Source(name=name, data=b"", path=str(path), kind="site")]
     files = sorted(
         (p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file()),
@@ -398,7 +508,15 @@ def _read_dir(path: Path, spec: str) -> list[Source]:
     )
     if not files:
         raise BadInput(f"no .txt files in directory: {spec}")
-    return [Source(name=p.name, data=p.read_bytes(), path=str(p)) for p in files]
+    out = []
+    for p in files:
+        name = display_name(p.name)
+        try:
+            out.append(Source(name=name, data=p.read_bytes(), path=str(p)))
+        except OSError as e:
+            out.append(Source(name=name, data=b"", path=str(p),
+                              error=f"cannot read {name}: {_reason(e)}"))
+    return out
 
 
 # --------------------------------------------------------------------------

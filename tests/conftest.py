@@ -17,8 +17,16 @@ ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
 LATEST = ARCHIVE / "2026-08-07.txt"
 
 
+ARCHIVE_SIZE = 114
+
+
 def archive_files() -> list[Path]:
-    return sorted(ARCHIVE.glob("*.txt"))
+    """The archived releases; fails (never skips) when the archive is missing or short."""
+    files = sorted(ARCHIVE.glob("*.txt"))
+    assert len(files) >= ARCHIVE_SIZE, (
+        f"{ARCHIVE} holds {len(files)} releases, not {ARCHIVE_SIZE}: the archive-wide "
+        "tests need the official rules archive in ../shared/cr/archive")
+    return files
 
 
 @pytest.fixture(scope="session")

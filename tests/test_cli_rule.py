@@ -139,7 +139,7 @@ def test_export_is_the_whole_release(run):
 
 def test_no_data_dir_is_a_clear_error(tmp_path):
     r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "rule", "100.1"])
-    assert r.exit_code == 1 and "crsearch update" in r.output
+    assert r.exit_code == 3 and "crsearch update" in r.output
 
 
 def test_no_color_env_is_respected(latest_data_dir):

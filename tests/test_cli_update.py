@@ -86,3 +86,24 @@ def test_unresolved_reference_is_reported_not_dropped(tmp_path):
     report = json.loads(invoke(tmp_path, "report", "--json").output)
     assert {"from": "glossary:Map", "text": "rule 110.10", "missing": ["110.10"]} in \
         report["unresolved_references"]
+
+
+def test_repair_of_a_healthy_store_changes_nothing(mini_data_dir):
+    before = catalog(mini_data_dir)
+    r = invoke(mini_data_dir, "repair")
+    assert r.exit_code == 0 and r.output == "1 release in good order; nothing to repair.\n"
+    assert catalog(mini_data_dir) == before
+
+
+def test_a_second_folder_import_skips_what_is_already_stored(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("2003-03-15.txt", "2013-04-29.txt"):
+        shutil.copy(ARCHIVE / name, folder / name)
+    data = tmp_path / "data"
+    assert invoke(data, "update", "--from", str(folder), "--no-index").exit_code == 0
+    before = catalog(data)
+    r = invoke(data, "update", "--from", str(folder), "--no-index")
+    assert r.exit_code == 0, r.output
+    assert "Imported 0 of 2 releases" in r.output and "(2 already up to date)" in r.output
+    assert catalog(data) == before

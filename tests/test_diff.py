@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -284,12 +283,6 @@ def test_real_renumbering_is_moves_not_noise(real_diff):
     assert real_changes == {"310.7", "506.4", "605.1a", "704.5v", "722.3a"}
 
 
-def test_real_diff_is_fast(real_pair):
-    started = time.perf_counter()
-    diff_releases(*real_pair)
-    assert time.perf_counter() - started < 2.0
-
-
 def test_real_history_follows_the_battle_renumbering(latest_data_dir):
     from crsearch.store import Store
 
@@ -346,7 +339,7 @@ def test_diff_kind_and_release_selection(run):
     (("diff", "2026-06-20", "2026-06-19"), 2, "both dates select the 2026-06-19 release"),
     (("--release", "2026-06-19", "diff"), 1, "earliest imported release"),
     (("history", "310.99"), 1, "Did you mean"),
-    (("history", "seven"), 2, ""),
+    (("history", "seven"), 2, "Error: 'seven' is not a rule number"),
 ])
 def test_diff_and_history_errors(run, args, code, message):
     result = run(*args)

@@ -42,12 +42,38 @@ def test_command_is_in_the_readme(name):
     assert f"crsearch {name}" in README or f"crsearch --release 2026-06-19 {name}" in README, name
 
 
-def test_readme_opens_with_install_and_test_commands():
-    blocks = README.split("```")
-    assert "crsearch update --from" in blocks[1] and "crsearch rule" in blocks[1]
-    assert "python3 -m pytest -q" in blocks[3]
-    ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
-    assert "python3 -m pytest -q" in ci
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _readme_block(n: int) -> str:
+    """The command in the README's n-th code block (0-based)."""
+    block = README.split("```")[2 * n + 1]
+    assert block.startswith("sh\n"), block
+    return block[3:].strip()
+
+
+def test_readme_opens_with_install_and_test_commands_in_a_venv():
+    install, test = _readme_block(0), _readme_block(1)
+    # Debian/Ubuntu's Python is externally managed: the first block must make
+    # and use a venv before pip, and the second must run inside it.
+    assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && ")
+    assert "crsearch update --from ../shared/cr/archive/" in install and "crsearch rule" in install
+    assert test.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test]\"")
+    assert test.endswith("python -m pytest -q")
+
+
+def test_ci_runs_the_readme_test_command_in_a_venv():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    lines = [line.strip() for line in ci.splitlines()]
+    assert _readme_block(1) in lines
+    assert lines.index("python3 -m venv .venv") < lines.index(_readme_block(1))
+    assert "apt_install chromium" in lines and "apt_install python3-venv" in lines
+    assert not any(line.startswith(("pip ", "python3 -m pip")) for line in lines)
+
+
+def test_pytest_has_a_timeout(pytestconfig):
+    # pytest-timeout reads `timeout` from [tool.pytest.ini_options].
+    assert 0 < float(pytestconfig.getini("timeout")) <= 600
 
 
 def test_long_output_is_paged_on_a_terminal(monkeypatch):

@@ -45,3 +45,44 @@ def test_package_import_is_light():
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_no_module_imports_a_private_name_from_another():
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "crsearch"
+    modules = {p.stem for p in package.glob("*.py")}
+    found = []
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crsearch"):
+                found += [f"{path.name}: {a.name}" for a in node.names
+                          if a.name.startswith("_") and a.name != "__version__"]
+            elif (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                  and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
+                  and node.value.id in modules - {path.stem}):
+                found.append(f"{path.name}: {node.value.id}.{node.attr}")
+    assert found == []
+
+
+def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
+    # -S: no site-packages, so the editable install's finder (which imports
+    # pathlib itself) stays out; the checkout and click's folder stand in
+    # for a regular install.
+    from pathlib import Path
+
+    import click
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import sys\n"
+            "from crsearch.cli import cli\n"
+            "cli(['rule', '702.19c'], prog_name='crsearch', standalone_mode=False)\n"
+            "print(sorted(m for m in ('json', 'pathlib', 'shutil', 'dataclasses', 'difflib', "
+            "'crsearch.search') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "CRSEARCH_DATA": str(latest_data_dir),
+                                          "PYTHONPATH": os.pathsep.join(
+                                              [str(root), str(Path(click.__file__).parent.parent)])})
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -132,12 +134,17 @@ def test_parse_never_raises_anything_but_bad_input(text):
 
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200))
-def test_undecodable_bytes_never_raise(data):
+def test_undecodable_bytes_parse_to_clean_text(data):
     text = data.decode("utf-8", "surrogateescape")
     try:
-        parse(text)
-    except BadInput:
-        pass
+        q = parse(text)
+    except BadInput as e:
+        assert str(e)
+        return
+    assert q.words or q.ids or q.filters or q.bad_number
+    for piece in [q.text, *q.words, *q.phrases]:
+        assert piece == piece.strip() and len(piece) <= MAX_QUERY_CHARS
+        assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in piece), piece
 
 
 def test_alternatives_give_negations_and_synonyms():

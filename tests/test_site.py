@@ -56,8 +56,16 @@ def test_url_for_gives_relative_urls_for_every_kind_of_id(urls):
         urls.url_for("702.999")
 
 
-def test_url_for_module_function_matches_the_class(latest_release, urls):
-    assert site.url_for("510.1c", latest_release) == urls.url_for("510.1c")
+def test_url_for_module_function_points_at_real_anchors(latest_release, latest_site):
+    expected = {"510.1c": "510.html#510.1c", "7": "index.html#7", "702": "702.html",
+                "glossary:Trample": "glossary.html#g-trample"}
+    for id, url in expected.items():
+        assert site.url_for(id, latest_release) == url
+        page, _, anchor = url.partition("#")
+        soup = BeautifulSoup((latest_site / page).read_text(encoding="utf-8"), "html.parser")
+        assert not anchor or soup.find(id=anchor) is not None, url
+    with pytest.raises(KeyError):
+        site.url_for("510.99z", latest_release)
 
 
 # -- pages and anchors ----------------------------------------------------------------
@@ -66,8 +74,8 @@ def test_one_page_per_chapter_plus_the_fixed_pages(latest_site, latest_release):
     names = {p.name for p in latest_site.glob("*.html") if "." not in p.stem}
     assert {c.id + ".html" for c in latest_release.chapters} <= names
     assert {"index.html", "glossary.html", "keywords.html", "about.html", "search.html",
-            "not-found.html", "api.html"} <= names
-    assert len(names) == len(latest_release.chapters) + 7
+            "not-found.html", "explain.html", "api.html"} <= names
+    assert len(names) == len(latest_release.chapters) + 8
     rule_pages = {p.name for p in latest_site.glob("*.html") if "." in p.stem}
     assert rule_pages == {r.id + ".html" for r in latest_release.rules}
 
@@ -335,7 +343,7 @@ def test_cli_site_build_refuses_bad_output_with_one_line(tmp_path, mini_data_dir
 
 def test_cli_site_build_without_releases_says_so(tmp_path):
     r = _run("site", "build", str(tmp_path / "out"), data_dir=tmp_path / "empty")
-    assert r.exit_code == 1 and "no releases imported" in r.output
+    assert r.exit_code == 3 and "no releases imported" in r.output
     assert r.output.count("\n") == 1
 
 
@@ -362,12 +370,11 @@ def test_serve_binds_to_loopback_only(latest_site):
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         with urllib.request.urlopen(base + "702.html") as resp:
             assert resp.status == 200
-        try:
+        with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(base + "nope.html")
-        except urllib.error.HTTPError as e:
-            assert e.code == 404
-            assert b"Not found" in e.read()
-            e.close()
+        assert info.value.code == 404
+        assert b"Not found" in info.value.read()
+        info.value.close()
     finally:
         server.shutdown()
         server.server_close()

@@ -397,7 +397,7 @@ def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
     assert "2 releases" in r.output and "MB" in r.output
     assert (out / V1 / "index.html").is_file() and (out / "changes.html").is_file()
     r = _cli("site", "build", str(tmp_path / "none"), "--all", data_dir=tmp_path / "empty")
-    assert r.exit_code == 1 and "no releases imported" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 3 and "no releases imported" in r.output and "Traceback" not in r.output
 
 
 def test_build_all_refuses_two_releases_of_one_date(tmp_path, trio):

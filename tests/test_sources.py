@@ -62,6 +62,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
                 self._send(200, b"0123456789", "text/plain", length=100)
                 self.wfile.flush()
                 self.release.wait(5)
+            elif path == "/to-ftp.txt":
+                self._send(302, b"", "text/plain", length=0,
+                           headers={"Location": "ftp://127.0.0.1/MagicCompRules.txt"})
+            elif path == "/loop.txt":
+                self._send(307, b"", "text/plain", length=0, headers={"Location": "/loop.txt"})
             elif path == "/en/rules":
                 self._send(302, b"", "text/plain", length=0,
                            headers={"Location": "/relative.html"})
@@ -365,3 +370,62 @@ def test_releases_json_format():
 def test_import_does_not_load_bs4():
     code = "import crsearch.sources, sys; assert 'bs4' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+# ------------------------------------------------------------ hostile servers
+
+
+def test_a_redirect_to_another_scheme_is_refused(server):
+    with pytest.raises(SourceError, match="non-http\\(s\\) URL: ftp://"):
+        fetch(server + "/to-ftp.txt")
+    with pytest.raises(SourceError, match="non-http"):
+        read_from(server + "/to-ftp.txt")
+
+
+def test_a_redirect_loop_says_so(server):
+    with pytest.raises(SourceError, match="too many redirects") as e:
+        fetch(server + "/loop.txt")
+    assert "HTTP 3" not in str(e.value)
+
+
+def test_the_size_cap_stops_a_download(server):
+    with pytest.raises(SourceError, match="over the limit of 100"):
+        fetch(server + CR_PATH, max_bytes=100)
+    with pytest.raises(SourceError, match="more than the limit of 100"):
+        fetch(server + "/no-length.txt", max_bytes=100)
+    assert fetch(server + CR_PATH, max_bytes=CR_FILE.stat().st_size) == CR_FILE.read_bytes()
+
+
+def test_the_deadline_covers_the_whole_download(server):
+    # /slow-body.txt sends 10 bytes and then waits: the per-read timeout is
+    # generous, the overall deadline is not.
+    with pytest.raises(SourceError, match="timed out after 0.3 s"):
+        fetch(server + "/slow-body.txt", timeout=30, deadline=0.3)
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+def test_an_empty_from_is_an_error_not_the_current_folder(spec):
+    with pytest.raises(BadInput, match="empty"):
+        read_from(spec)
+
+
+def test_an_unreadable_file_in_a_folder_is_marked_not_fatal(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_bytes(b"one")
+    (tmp_path / "b.txt").write_bytes(b"two")
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "a.txt":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    a, b = read_from(str(tmp_path))
+    assert a.error == "cannot read a.txt: Permission denied" and a.data == b""
+    assert b.error is None and b.data == b"two"
+
+
+def test_long_arguments_are_cut_in_messages(tmp_path):
+    with pytest.raises(BadInput) as e:
+        read_from(str(tmp_path / ("z" * 300)))
+    assert len(str(e.value)) < 120 and "zzz…" in str(e.value)

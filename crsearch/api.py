@@ -1,0 +1,430 @@
+"""``Rules``: the front door for Python, one data folder and one release.
+
+Every ``crsearch`` command is one call here; each returns a result whose
+``to_dict()`` is exactly what the command prints with ``--json``::
+
+    from crsearch import Rules
+
+    rules = Rules.open()                  # the CLI's data folder, latest release
+    rules.rule("702.19c").to_dict()       # == crsearch rule 702.19c --json
+    rules.search("deathtouch").results[0].id
+
+Nothing prints or exits: failures raise the exceptions in ``errors``
+(``NotFound`` with suggestions, ``BadInput``, ``StoreError``).  Heavy
+modules (Whoosh, the diff engine, the whole release) load only in the calls
+that need them, so a rule lookup stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from crsearch.store import Store
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from crsearch.diff import ReleaseDiff
+    from crsearch.history import History
+    from crsearch.lookup import Library, Lookup
+    from crsearch.model import GlossaryEntry, Release
+    from crsearch.search import SearchResult
+    from crsearch.store import RepairReport, StoredRelease
+    from crsearch.update import ImportResult
+
+
+class Rules:
+    """The rules of one release in one data folder.
+
+    :param store: the data folder (a ``Store``).
+    :param release: a date (YYYY-MM-DD): the release in effect that day;
+        ``None`` for the latest imported release.
+    """
+
+    def __init__(self, store: Store, release: str | None = None):
+        self.store = store
+        self.release_date = release
+        self._stored: StoredRelease | None = None
+        self._library: Library | None = None
+        self._release: Release | None = None
+
+    @classmethod
+    def open(cls, data_dir: str | Path | None = None, release: str | None = None) -> Rules:
+        """The data folder the CLI uses (``--data-dir``, else ``CRSEARCH_DATA``,
+        else your user data folder) and the release in effect on ``release``."""
+        return cls(Store(data_dir), release)
+
+    def __repr__(self) -> str:
+        return f"Rules({str(self.store.root)!r}, release={self.release_date!r})"
+
+    # -- what is read --------------------------------------------------------
+    def stored(self) -> StoredRelease:
+        """The selected release on disk (raises ``StoreError`` if none is imported)."""
+        if self._stored is None:
+            self._stored = self.store.pick(self.release_date)
+        return self._stored
+
+    @property
+    def effective_date(self) -> str:
+        return self.stored().effective_date
+
+    def library(self) -> Library:
+        """The fast, per-chapter reader behind ``rule`` and ``toc``."""
+        if self._library is None:
+            from crsearch.lookup import Library
+
+            self._library = Library(self.stored())
+        return self._library
+
+    def release(self) -> Release:
+        """The whole selected release, parsed model and all (read once)."""
+        if self._release is None:
+            self._release = self.stored().release()
+        return self._release
+
+    # -- look-ups ------------------------------------------------------------
+    def rule(self, *ids: str, children: bool = True) -> Lookup:
+        """Rules by number: ``rule("702.19c")``, ``rule("510.1c-d", "119.7-8")``.
+
+        A rule comes with its subrules, a chapter with its rules and a
+        section with its chapters, unless ``children`` is false.
+        """
+        if len(ids) == 1 and not isinstance(ids[0], str):
+            ids = tuple(ids[0])  # rule(["702.19", "702.2"]) reads as well
+        return self.library().lookup(list(ids), children=children)
+
+    def toc(self, id: str | None = None) -> Toc:
+        """The table of contents, or the contents of one section, chapter or rule."""
+        from crsearch import numbers
+        from crsearch.errors import NotFound
+
+        lib = self.library()
+        entries: list[TocEntry] = []
+
+        def section(s: Any) -> None:
+            entries.append(TocEntry(0, s.id, s.title))
+            entries.extend(TocEntry(1, c.id, c.title) for c in lib.chapters.values()
+                           if c.section == s.id)
+
+        if id is None:
+            for s in lib.sections.values():
+                section(s)
+            return Toc(lib.meta["effective_date"], None, entries)
+        target = numbers.normalize(id)
+        if not lib.exists(target):
+            raise NotFound(f"there is no {numbers.kind(target)} {target}", lib.suggestions(target))
+        if numbers.kind(target) == "section":
+            section(lib.sections[target])
+        else:
+            chapter = lib.chapters[target.split(".")[0]]
+            entries.append(TocEntry(0, chapter.id, chapter.title))
+            for r in lib.chapter_rules(chapter.id):
+                if r.kind == "rule" and numbers.contains(target, r.id):
+                    entries.append(TocEntry(1, r.id, r.title or first_words(r.text)))
+        return Toc(lib.meta["effective_date"], target, entries)
+
+    def search(self, query: str, limit: int = 10) -> SearchResult:
+        """Ranked search: a keyword, term, question, rule number or pasted text."""
+        from crsearch.errors import BadInput
+        from crsearch.search import engine_for
+
+        if not query.strip():
+            raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
+        return engine_for(self.stored()).search(query, limit)
+
+    def define(self, term: str) -> Definition:
+        """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
+        from crsearch.glossary import define, see_chain
+
+        release = self.release()
+        entry = define(release, term)
+        return Definition(release.effective_date, see_chain(release, entry))
+
+    def keyword(self, name: str) -> Lookup:
+        """A keyword ability or action (701.x, 702.x) with all its subrules."""
+        from crsearch.glossary import keyword_rule
+
+        return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
+
+    def keywords(self) -> Keywords:
+        """Every keyword action (701) and ability (702), in order."""
+        from crsearch.glossary import keywords
+
+        return Keywords(self.effective_date, keywords(self._keyword_rules()))
+
+    def _keyword_rules(self) -> list[Any]:
+        from crsearch.glossary import KEYWORD_CHAPTERS
+
+        lib = self.library()
+        return [r for ch in KEYWORD_CHAPTERS for r in lib.chapter_rules(ch)]
+
+    # -- across releases -----------------------------------------------------
+    def releases(self) -> Releases:
+        """The imported releases; ``current`` marks the selected one."""
+        rows = self.store.catalog()
+        if not rows:
+            self.store.pick()  # raises NoData: "no releases imported yet"
+        return Releases(rows, self.effective_date)
+
+    def pair(self, old: str | None = None, new: str | None = None) -> tuple[StoredRelease, StoredRelease]:
+        """The two stored releases ``diff`` compares.
+
+        ``new`` defaults to the selected release and ``old`` to the imported
+        release just before ``new``.
+        """
+        from crsearch.errors import BadInput, NotFound
+
+        stored = self.store.releases()
+        target = self.store.pick(new) if new is not None else self.stored()
+        if len(stored) < 2:
+            raise NotFound(f"only one release ({target.effective_date}) is imported; import "
+                           "another with `crsearch update --from FILE` to compare")
+        if old is not None:
+            before = self.store.pick(old)
+        else:
+            dates = [s.effective_date for s in stored]
+            k = dates.index(target.effective_date)
+            if k == 0:
+                raise NotFound(f"{target.effective_date} is the earliest imported release; there "
+                               "is none before it to compare with", dates[1:2])
+            before = stored[k - 1]
+        if before.effective_date == target.effective_date:
+            raise BadInput(f"both dates select the {target.effective_date} release; give dates "
+                           "in two different releases (see `crsearch releases`)")
+        return before, target
+
+    def diff(self, old: str | None = None, new: str | None = None, *, kind: str = "all",
+             cosmetic: bool = True) -> ReleaseDiff:
+        """What changed between two releases (see ``pair`` for the defaults).
+
+        :param kind: "rules" (with sections and chapters), "glossary" or "all".
+        :param cosmetic: keep changes of typography only.
+        """
+        from crsearch.diff import diff_releases
+
+        before, after = self.pair(old, new)
+        return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
+
+    def history(self, id: str) -> History:
+        """Every version of one rule across the imported releases, following moves.
+
+        ``id`` is read as numbered in the selected release when ``release``
+        was given, else in the latest release that has it.
+        """
+        from crsearch import numbers
+        from crsearch.history import History, rule_history
+
+        stored = self.store.releases()
+        if not stored:
+            self.store.pick()  # raises the "no releases imported" error
+        target = numbers.normalize(id)
+        entries = rule_history(stored, target, at=self.release_date)
+        return History(target, [s.effective_date for s in stored], entries)
+
+    # -- the release as a whole ------------------------------------------------
+    def report(self) -> Report:
+        """Counts, unplaced lines, unresolved references and anomalies."""
+        return Report(self.release())
+
+    def export(self) -> Export:
+        """The whole release as stored (``to_dict()`` reads it; ``text()`` is the file)."""
+        return Export(self.stored())
+
+    # -- writing ---------------------------------------------------------------
+    def update(self, source: str | None = None, *, page: str | None = None,
+               index: bool = True, jobs: int | None = None,
+               download: Callable[[int, int | None], None] | None = None,
+               progress: Callable[[int, int, str], None] | None = None,
+               force: bool = False, deadline: float = 600, max_bytes: int = 64 * 1024 * 1024,
+               on_repair: Callable[[str], None] | None = None) -> Update:
+        """Download the current rules, or import ``source`` (file, folder, URL or site).
+
+        :param download: called with (bytes so far, total or None) while downloading.
+        :param progress: called with (n, total, name) after each release of many.
+        :param jobs: worker processes (default: one per CPU, at most one per release).
+        :param force: replace a stored release even by an incomplete copy or one
+            with fewer rules.
+        :param deadline: seconds a download may take in all; ``max_bytes`` its size cap.
+        :param on_repair: called with a line for each fix made to a damaged catalog.
+        """
+        import os
+
+        from crsearch import sources
+        from crsearch.errors import DamagedStore
+        from crsearch.update import import_sources
+
+        if source is None:
+            srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=download,
+                                         deadline=deadline, max_bytes=max_bytes)]
+        else:
+            srcs = sources.read_from(source, progress=download, deadline=deadline,
+                                     max_bytes=max_bytes)
+        self.store.check_ours()
+        try:
+            self.store.catalog()
+        except DamagedStore as e:
+            # The releases are still on disk: rebuild the catalog from them.
+            if on_repair is not None:
+                on_repair(f"Warning: {e}")
+            for line in self.store.repair().lines():
+                if on_repair is not None:
+                    on_repair(f"Repaired: {line}")
+        if jobs is None:
+            jobs = min(os.cpu_count() or 1, len(srcs))
+        results = import_sources(srcs, self.store, build_index=index, progress=progress,
+                                 jobs=jobs, force=force)
+        self._stored = self._library = self._release = None
+        return Update(str(self.store.root), results)
+
+    def repair(self) -> RepairReport:
+        """Check the data folder and fix what can be fixed (catalog, chapter
+        files, meta, indexes, leftovers of interrupted runs)."""
+        report = self.store.repair()
+        self._stored = self._library = self._release = None
+        return report
+
+    def index(self) -> StoredRelease:
+        """Rebuild the search index of the selected release (atomically)."""
+        from crsearch.update import reindex
+
+        stored = self.stored()
+        reindex(self.store, stored)
+        return stored
+
+
+# -- results -------------------------------------------------------------------
+
+def first_words(text: str, n: int = 10) -> str:
+    """The first ``n`` words of a rule, to stand for an untitled rule in a table of contents."""
+    words = text.split()
+    return " ".join(words[:n]) + (" …" if len(words) > n else "")
+
+
+class TocEntry:
+    """One line of a table of contents: depth 0 (the heading asked for) or 1."""
+
+    __slots__ = ("depth", "id", "title")
+
+    def __init__(self, depth: int, id: str, title: str):
+        self.depth, self.id, self.title = depth, id, title
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"depth": self.depth, "id": self.id, "title": self.title}
+
+    def __repr__(self) -> str:
+        return f"TocEntry({self.depth}, {self.id!r}, {self.title!r})"
+
+
+class Toc:
+    """A table of contents (``of`` is the section, chapter or rule asked for)."""
+
+    def __init__(self, release: str, of: str | None, entries: list[TocEntry]):
+        self.release, self.of, self.entries = release, of, entries
+
+    def __iter__(self) -> Any:
+        return iter(self.entries)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [e.to_dict() for e in self.entries]
+
+
+class Definition:
+    """A glossary entry, with those its "See X." leads to (``chain[0]`` is ``entry``)."""
+
+    def __init__(self, release: str, chain: list[GlossaryEntry]):
+        self.release, self.chain = release, chain
+
+    @property
+    def entry(self) -> GlossaryEntry:
+        return self.chain[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        from crsearch.lookup import item_dict
+
+        return item_dict(self.entry, self.release)
+
+
+class Keywords:
+    """The keyword actions and abilities: ``(id, title)`` pairs in rule order."""
+
+    def __init__(self, release: str, rows: list[tuple[str, str]]):
+        self.release, self.rows = release, rows
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        from crsearch.glossary import KEYWORD_CHAPTERS
+
+        return [{"id": i, "title": t, "kind": KEYWORD_CHAPTERS[i.split(".")[0]]}
+                for i, t in self.rows]
+
+
+class Releases:
+    """The catalog of imported releases, oldest first; ``current`` is the selected one."""
+
+    def __init__(self, rows: list[dict[str, Any]], current: str):
+        self.rows, self.current = rows, current
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [{**r, "current": r["effective_date"] == self.current} for r in self.rows]
+
+
+class Report:
+    """What a release holds and what the parser noticed."""
+
+    def __init__(self, release: Release):
+        self.release = release
+
+    def to_dict(self) -> dict[str, Any]:
+        from crsearch.refs import unresolved
+
+        release = self.release
+        return {
+            "effective_date": release.effective_date,
+            **release.counts(),
+            "unplaced_lines": len(release.unplaced),
+            "unplaced": [{"line": n, "text": t} for n, t in release.unplaced],
+            "unresolved_references": unresolved(release),
+            "complete": release.complete,
+            "anomalies": [a.to_dict() for a in release.anomalies],
+            "source": release.source.to_dict(),
+        }
+
+
+class Export:
+    """The whole stored release: ``text()`` is its JSON, ``to_dict()`` its data."""
+
+    def __init__(self, stored: StoredRelease):
+        self.stored = stored
+
+    def text(self) -> str:
+        """The stored JSON, checked to be a whole release (DamagedStore if not)."""
+        return self.stored.release_text()
+
+    def to_dict(self) -> dict[str, Any]:
+        import json
+
+        data: dict[str, Any] = json.loads(self.text())
+        return data
+
+
+class Update:
+    """What ``update`` imported (one ``ImportResult`` per source) and where."""
+
+    def __init__(self, root: str, results: list[ImportResult]):
+        self.root, self.results = root, results
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for r in self.results if r.error)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"data_dir": self.root, "imported": [
+            {"name": r.name, "effective_date": r.release.effective_date if r.release else None,
+             "error": r.error, "warnings": r.warnings,
+             "unchanged": r.unchanged is not None} for r in self.results]}

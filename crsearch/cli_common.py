@@ -1,0 +1,100 @@
+"""What every ``crsearch`` command shares: the selected data folder and release,
+terminal width and colour, and printing.
+
+The command modules (``cli``, ``cli_search``, ``cli_diff``, ``cli_site``)
+import this, never each other, so the command group can load them on
+demand without an import cycle.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from crsearch.api import Rules
+    from crsearch.store import Store, StoredRelease
+
+
+class State:
+    """The global options: ``--data-dir`` and ``--release``."""
+
+    def __init__(self, data_dir: str | None, release: str | None):
+        self.data_dir = data_dir
+        self.release_date = release
+        self._rules: Rules | None = None
+
+    def rules(self) -> Rules:
+        """The front door over the selected data folder and release."""
+        if self._rules is None:
+            from crsearch.api import Rules
+
+            self._rules = Rules.open(self.data_dir, self.release_date)
+        return self._rules
+
+    def store(self) -> Store:
+        return self.rules().store
+
+    def stored(self) -> StoredRelease:
+        return self.rules().stored()
+
+
+def rules(ctx: click.Context) -> Rules:
+    """The ``Rules`` of the running command."""
+    return ctx.find_object(State).rules()  # type: ignore[union-attr]
+
+
+def color() -> bool | None:
+    """False when NO_COLOR is set; None lets click style a terminal and strip a pipe."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return None
+
+
+def styled() -> bool:
+    """Whether text will keep its colours (a terminal, and no NO_COLOR)."""
+    return color() is not False and sys.stdout.isatty()
+
+
+# shutil is imported only on a terminal: with its compression modules it
+# costs a piped lookup more than the lookup itself.
+
+def width() -> int | None:
+    """The terminal's width, or None when piped (no wrapping)."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def _screen_lines() -> int:
+    import shutil
+
+    return shutil.get_terminal_size().lines
+
+
+def emit(text: str, *, page: bool = True) -> None:
+    """Print text; page it on a terminal when it is longer than the screen."""
+    from crsearch.terminal import printable
+
+    c = color()
+    text = printable(text, newlines=True, styles=True)
+    if page and sys.stdout.isatty() and text.count("\n") + 1 > _screen_lines():
+        if c is False:
+            text = click.unstyle(text)
+        click.echo_via_pager(text, color=c)
+    else:
+        click.echo(text, color=c)
+
+
+def emit_json(data: Any) -> None:
+    """Print a result's ``to_dict()`` as indented JSON."""
+    import json
+
+    from crsearch.terminal import printable
+
+    click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2), json=True))

@@ -1,0 +1,187 @@
+"""``crsearch.Rules``, the front door: every command's ``--json`` is a Rules call's ``to_dict()``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from crsearch import Rules
+from crsearch.cli import cli
+from crsearch.errors import BadInput, NotFound, StoreError
+
+
+def cli_json(data_dir, *args):
+    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+@pytest.fixture(scope="module")
+def rules(latest_data_dir):
+    return Rules.open(latest_data_dir)
+
+
+# -- the contract: to_dict() is the command's --json ------------------------------
+
+@pytest.mark.parametrize("ids, args", [
+    (("702.19c",), ()),
+    (("702.19",), ()),
+    (("510.1c-d", "119.7-8"), ()),
+    (("7",), ()),
+])
+def test_rule_is_rule_json(rules, latest_data_dir, ids, args):
+    assert rules.rule(*ids).to_dict() == cli_json(latest_data_dir, "rule", *ids, "--json")
+
+
+def test_rule_without_children_is_rule_no_children_json(rules, latest_data_dir):
+    got = rules.rule("702.2", children=False).to_dict()
+    assert got == cli_json(latest_data_dir, "rule", "702.2", "--no-children", "--json")
+    assert [d["id"] for d in got] == ["702.2"]
+
+
+@pytest.mark.parametrize("id", [None, "7", "702", "702.19"])
+def test_toc_is_toc_json(rules, latest_data_dir, id):
+    args = ["toc"] + ([id] if id else []) + ["--json"]
+    assert rules.toc(id).to_dict() == cli_json(latest_data_dir, *args)
+
+
+def test_define_is_define_json(rules, latest_data_dir):
+    got = rules.define("lethal damage").to_dict()
+    assert got == cli_json(latest_data_dir, "define", "lethal", "damage", "--json")
+    assert got["id"] == "glossary:Lethal Damage"
+
+
+def test_keyword_and_keywords_are_their_json(rules, latest_data_dir):
+    assert rules.keyword("first strike").to_dict() == cli_json(
+        latest_data_dir, "keyword", "first strike", "--json")
+    listing = rules.keywords().to_dict()
+    assert listing == cli_json(latest_data_dir, "keywords", "--json")
+    assert {"id": "702.19", "title": "Trample", "kind": "ability"} in listing
+    assert {row["kind"] for row in listing} == {"action", "ability"}
+
+
+def test_releases_report_and_export_are_their_json(rules, latest_data_dir):
+    assert rules.releases().to_dict() == cli_json(latest_data_dir, "releases", "--json")
+    assert rules.report().to_dict() == cli_json(latest_data_dir, "report", "--json")
+    assert rules.export().to_dict() == cli_json(latest_data_dir, "export", "--json")
+
+
+def test_diff_and_history_are_their_json(rules, latest_data_dir):
+    diff = rules.diff(kind="rules", cosmetic=False)
+    assert diff.to_dict() == cli_json(latest_data_dir, "diff", "--kind", "rules",
+                                      "--no-cosmetic", "--json")
+    assert (diff.old_date, diff.new_date) == ("2026-06-19", "2026-08-07")
+    assert rules.history("702.19c").to_dict() == cli_json(latest_data_dir, "history", "702.19c",
+                                                          "--json")
+
+
+def test_search_is_search_json(indexed_data_dir):
+    rules = Rules.open(indexed_data_dir)
+    for query in ("deathtouch", "deathtuch", "702.19c", "can a tapped creature block"):
+        got = rules.search(query, limit=5).to_dict()
+        assert got == cli_json(indexed_data_dir, "search", query, "--limit", "5", "--json")
+    assert rules.search("deathtuch").suggestion == "deathtouch"
+
+
+# -- the objects behind to_dict() ----------------------------------------------------
+
+def test_results_are_typed_objects(rules):
+    found = rules.rule("702.19c")
+    (rule,) = list(found)
+    assert (rule.id, rule.kind, rule.label) == ("702.19c", "subrule", "702.19c")
+    assert "trample over planeswalkers" in rule.text.lower()
+    toc = rules.toc("7")
+    assert [e.depth for e in toc][:2] == [0, 1] and toc.entries[0].id == "7"
+    definition = rules.define("apnap")
+    assert [e.term for e in definition.chain] == ["APNAP Order",
+                                                  "Active Player, Nonactive Player Order"]
+    diff = rules.diff()
+    change = next(c for c in diff.changes if c.op == "changed" and c.kind == "rule")
+    assert change.old is not None and change.new is not None
+    assert isinstance(change.new.text, str) and change.new.id == change.id
+
+
+def test_release_selects_the_release_in_effect(latest_data_dir):
+    old = Rules.open(latest_data_dir, release="2026-07-01")
+    assert old.effective_date == "2026-06-19"
+    assert old.rule("702.19c").to_dict()[0]["release"] == "2026-06-19"
+    assert old.releases().current == "2026-06-19"
+    # diff of the selected release against the one before it: there is none.
+    with pytest.raises(NotFound):
+        old.diff()
+
+
+def test_errors_are_exceptions_with_suggestions(rules, tmp_path):
+    with pytest.raises(NotFound) as e:
+        rules.rule("702.91c")
+    assert "702.19c" in e.value.suggestions
+    with pytest.raises(NotFound) as e:
+        rules.define("letal damage and more words")
+    with pytest.raises(NotFound) as e:
+        rules.keyword("trumpel")
+    assert "Trample" in e.value.suggestions
+    with pytest.raises(BadInput):
+        rules.rule("702.19cc9")
+    with pytest.raises(BadInput):
+        rules.search("   ")
+    with pytest.raises(StoreError):
+        Rules.open(tmp_path / "empty").rule("702.19c")
+
+
+def test_update_imports_into_the_data_folder(tmp_path):
+    from pathlib import Path
+
+    mini = Path(__file__).parent / "fixtures" / "mini_cr.txt"
+    rules = Rules.open(tmp_path)
+    done = rules.update(str(mini), index=False)
+    assert done.failed == 0 and done.to_dict()["imported"][0]["error"] is None
+    assert rules.releases().to_dict()[0]["current"] is True
+    assert rules.rule("100.1").to_dict()[0]["id"] == "100.1"
+
+
+def test_import_crsearch_stays_light():
+    code = ("import sys, crsearch; print(sorted(m for m in ('crsearch.api', 'crsearch.store', "
+            "'json', 'whoosh') if m in sys.modules)); crsearch.Rules; "
+            "print('crsearch.api' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == "[]" and out[1] == "True"
+
+
+# -- the README's "Use from Python" runs as written -----------------------------------
+
+def readme_python_blocks():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Use from Python", 1)[1].split("\n## ", 1)[0]
+    return [block.split("\n", 1)[1] for block in section.split("```")[1::2]
+            if block.startswith("python\n")]
+
+
+@pytest.fixture(scope="module")
+def readme_data_dir(latest_data_dir, tmp_path_factory):
+    """A copy of the two-release data folder, with 2026-08-07 indexed for search."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("readme") / "data"
+    shutil.copytree(latest_data_dir, root)
+    Rules.open(root).index()
+    return root
+
+
+def test_readme_python_examples_print_what_they_say(readme_data_dir, monkeypatch, capsys):
+    blocks = readme_python_blocks()
+    assert len(blocks) >= 4
+    monkeypatch.setenv("CRSEARCH_DATA", str(readme_data_dir))
+    namespace: dict = {}
+    for block in blocks:
+        expected = [line.split("# → ", 1)[1].rstrip() for line in block.splitlines()
+                    if "# → " in line]
+        exec(compile(block, "README.md", "exec"), namespace)
+        printed = capsys.readouterr().out.splitlines()
+        assert printed == expected
