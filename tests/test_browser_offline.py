@@ -221,3 +221,47 @@ def test_changes_page_from_the_home_page_and_a_changed_rule(page, releases_site)
     page.goto(releases_site + "201.3a.html#history")
     shot(page, "rule-history-201.3a")
     assert page.locator("section.history li").count() == 2
+
+
+def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mini_bytes):
+    """Any static host: Python's http.server, the site at /cr/ rather than /."""
+    import functools
+    import http.server
+
+    from test_site_pages import V2, V2_SWAPS, _variant
+
+    from crsearch import site
+    from crsearch.update import release_from_bytes
+
+    text = mini_bytes.decode("utf-8")
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(text, V2, V2_SWAPS), "mini_v2.txt")
+    site.build_all([v1, v2], tmp_path / "cr", search=False)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(base + "index.html")
+        pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                             timeout=60_000)
+        scope = pg.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+        assert scope == base
+        pg.goto(base + "2031-03-03/index.html")  # an older release: cached as visited
+        context.set_offline(True)
+        httpd.shutdown()
+        httpd.server_close()
+        for path, id in (("201.3a.html", "201.3a"), ("201.html#201.3a", "201.3a"),
+                         ("changes.html", "c-100.2"), ("2031-03-03/index.html", "1")):
+            resp = pg.goto(base + path)
+            assert resp is not None and resp.from_service_worker, path
+            assert pg.locator(f"[id='{id}']").count() == 1, path
+    finally:
+        context.close()
