@@ -26,17 +26,24 @@ def site_group() -> None:
 @click.option("--strict", is_flag=True,
               help="Fail on dangling references or unplaced source lines.")
 @click.option("--no-search", is_flag=True, help="Skip the search data (the site then has no search).")
+@click.option("--all", "all_releases", is_flag=True,
+              help="Every stored release: the latest at the root, older ones under OUT/<date>/, "
+                   "with what changed between them.")
 @click.pass_context
-def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool) -> None:
+def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
+              all_releases: bool) -> None:
     """Render the release to static HTML in OUT (replacing an earlier build).
 
-    Pages link every cross-reference; the search box ranks like `crsearch
-    search`.  Use the global --release DATE to pick a release other than the
-    latest.
+    Pages link every cross-reference and every rule has a page of its own;
+    the search box ranks like `crsearch search`, api/ holds the rules as
+    JSON, and a service worker keeps the site offline.  Use the global
+    --release DATE to pick a release other than the latest, or --all for
+    every stored release.
 
     \b
     Example:
         crsearch site build public/
+        crsearch site build public/ --all
         crsearch --release 2026-06-19 site build old-site/ --strict
     """
     import time
@@ -46,14 +53,26 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool) -> No
 
     from crsearch.cli_common import rules
 
-    stored = rules(ctx).stored()
+    front = rules(ctx)
+    warn = lambda msg: click.echo(f"Warning: {msg}", err=True)
     started = time.perf_counter()
-    result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
-                        warn=lambda msg: click.echo(f"Warning: {msg}", err=True))
+    if all_releases:
+        stored_all = front.store.releases()
+        if not stored_all:
+            stored_all = [front.stored()]  # raises the usual "no releases imported"
+        releases = [s.release() for s in stored_all]
+        result = site.build_all(releases, Path(out), search=not no_search, strict=strict,
+                                warn=warn)
+        what = f"{result.releases} releases ({releases[-1].effective_date} at the root)"
+    else:
+        stored = front.stored()
+        result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
+                            warn=warn)
+        what = f"the {stored.effective_date} rules"
     took = time.perf_counter() - started
-    click.echo(f"Built {result.pages} pages of the {stored.effective_date} rules into "
-               f"{result.out} in {took:.1f} s: {result.links} links, "
-               f"{len(result.dangling)} dangling"
+    click.echo(f"Built {result.pages} pages of {what} into "
+               f"{result.out} in {took:.1f} s ({result.files} files, {result.bytes / 1e6:.1f} MB): "
+               f"{result.links} links, {len(result.dangling)} dangling"
                + ("" if result.search else ", no search index") + ".")
 
 

@@ -13,7 +13,12 @@ Layout: all pages sit in one folder, so every link is a plain relative
 - ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
   introduction, credits, where the text came from, the parser's notes);
 - ``search.html`` + ``site.js`` + ``search/``: the CLI's ranking in the
-  browser, over the data ``site_search`` exports at build time.
+  browser, over the data ``site_search`` exports at build time;
+- ``702.19c.html``: one page per rule and subrule, the rule in context;
+- ``api/`` (``site_api``), ``sw.js`` and ``manifest.webmanifest``
+  (``site_offline``); with ``--all`` (:func:`build_all`) older releases under
+  ``<date>/``, ``changes.html`` per release (``site_changes``) and
+  ``releases.html``.
 
 ``url_for`` (on :class:`Urls`) is the one place a URL is made: templates,
 the search term index and the tests all use it.  The same release always gives
@@ -36,10 +41,10 @@ from typing import Any
 from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
 from crsearch.glossary import KEYWORD_CHAPTERS
-from crsearch.model import GlossaryEntry, Release, Rule
+from crsearch.model import GLOSSARY_PREFIX, GlossaryEntry, Release, Rule
 
 MARKER = "crsearch-site.json"
-STATIC = ("site.css", "site.js", "explain.js")
+STATIC = ("site.css", "site.js", "explain.js", "app.js")
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -64,7 +69,9 @@ class Urls:
     All pages share one folder, so a URL is the same from every page.
     """
 
-    def __init__(self, release: Release):
+    def __init__(self, release: Release, rule_pages: bool = False):
+        #: Whether every rule and subrule has a page of its own ("702.19c.html").
+        self.rule_pages = rule_pages
         self.sections = {s.id for s in release.sections}
         self.chapters = {c.id for c in release.chapters}
         self.rules = {r.id for r in release.rules}
@@ -108,6 +115,20 @@ class Urls:
         if id in self.rules:
             return f"{self.chapter_page(id.split('.', 1)[0])}#{id}"
         raise KeyError(id)
+
+
+    def rule_page(self, id: str) -> str:
+        """The page of one rule or subrule: "702.19c.html", beside the chapters.
+
+        Chapter pages are "702.html", so a dotted name never collides.
+        """
+        return f"{id}.html"
+
+    def permalink(self, id: str) -> str:
+        """A rule's own page when the site has rule pages, else ``url_for``."""
+        if self.rule_pages and id in self.rules:
+            return self.rule_page(id)
+        return self.url_for(id)
 
 
 def url_for(id: str, release: Release) -> str:
@@ -249,6 +270,38 @@ class BuildResult:
     dangling: list[tuple[str, str]]
     unplaced: int
     search: bool
+    releases: int = 1
+    files: int = 0
+    bytes: int = 0
+
+
+@dataclass
+class Edition:
+    """Where one release's pages sit in a site of one or many releases.
+
+    A single-release site is one edition at the root.  ``site build --all``
+    puts the latest release at the root and each older one under its date;
+    every edition then knows the others (release switcher), what changed in
+    it (``changes``: rule id -> anchor on its ``changes.html``) and, at the
+    root, each rule's history.
+    """
+
+    #: From this release's folder to the site root: "" or "../".
+    root: str = ""
+    #: Every release of the site, newest first.
+    dates: list[str] = field(default_factory=list)
+    #: Whether each rule and subrule gets a page of its own.
+    rule_pages: bool = True
+    #: The "what changed" page data for this release (site_changes), if any.
+    changes: Any = None
+    #: Rule id -> its history entries (oldest first), for the rule pages.
+    history: dict[str, list[Any]] = field(default_factory=dict)
+
+    def release_url(self, date: str, page: str = "index.html") -> str:
+        """The URL of ``page`` in the release ``date``, from this release's pages."""
+        if not self.dates or date == self.dates[0]:
+            return self.root + page
+        return f"{self.root}{date}/{page}"
 
 
 def _label(id: str, release: Release) -> str:
@@ -258,9 +311,10 @@ def _label(id: str, release: Release) -> str:
     return id
 
 
-def gather(release: Release) -> tuple[list[Page], LinkStats]:
+def gather(release: Release, edition: Edition | None = None) -> tuple[list[Page], LinkStats]:
     """Resolve every link of ``release`` and lay out its pages (no I/O)."""
-    urls = Urls(release)
+    edition = edition or Edition(dates=[release.effective_date])
+    urls = Urls(release, rule_pages=edition.rule_pages)
     stats = LinkStats()
     date = release.effective_date
     term_urls: dict[str, str] = {}
@@ -278,10 +332,12 @@ def gather(release: Release) -> tuple[list[Page], LinkStats]:
 
     chapters = release.chapters
     rules_by_chapter: dict[str, list[RuleView]] = {c.id: [] for c in chapters}
+    rule_views: list[RuleView] = []
     for r in release.rules:
         view = RuleView(r, r.label, segs(r.text, r.id),
                         [link_segments(e, urls, stats, r.id) for e in r.examples], cited(r))
         rules_by_chapter.setdefault(r.chapter, []).append(view)
+        rule_views.append(view)
 
     terms: list[TermView] = []
     seen: set[str] = set()
@@ -294,8 +350,10 @@ def gather(release: Release) -> tuple[list[Page], LinkStats]:
                               cited(g)))
 
     sections = {s.id: s for s in release.sections}
+    changed = edition.changes.anchors if edition.changes is not None else {}
     common = {"release": release, "date": date, "version": __version__,
-              "built": _built_date()}
+              "built": _built_date(), "root": edition.root, "edition": edition,
+              "changed": changed, "has_changes": edition.changes is not None}
     pages: list[Page] = []
 
     # The contents as printed, each line linked to what it names.
@@ -354,6 +412,45 @@ def gather(release: Release) -> tuple[list[Page], LinkStats]:
     # Not "404.html": that is the page of chapter 404.
     pages.append(Page("not-found.html", "not_found.html", {**common, "page_title": "Not found"}))
 
+    if edition.rule_pages:
+        pages += _rule_pages(release, urls, rule_views, sections, common)
+    if edition.changes is not None:
+        from crsearch import site_changes
+
+        cs = edition.changes
+
+        def new_url(id: str) -> str | None:
+            return urls.permalink(id) if urls.exists(id) else None
+
+        def old_url(id: str) -> str:
+            if id.startswith(GLOSSARY_PREFIX):
+                return edition.release_url(cs.old_date, "glossary.html#g-" + _slug(id[len(GLOSSARY_PREFIX):]))
+            if numbers.kind(id) == "section":
+                return edition.release_url(cs.old_date, f"index.html#{id}")
+            chapter = id.split(".", 1)[0]
+            return edition.release_url(cs.old_date, f"{chapter}.html" + (f"#{id}" if "." in id else ""))
+
+        def quiet(c: Any) -> tuple[str, str | None]:
+            if c.kind == "glossary":
+                term = site_changes.term_of(c)
+                return term, new_url(GLOSSARY_PREFIX + term)
+            return c.id, new_url(c.id)
+
+        pages.append(Page("changes.html", "changes.html", {
+            **common, "cs": cs, "items": site_changes.page_items(cs, new_url, old_url),
+            "quiet_typography": [quiet(c) for c in cs.quiet("typography")],
+            "quiet_renumbering": [quiet(c) for c in cs.quiet("renumbering")],
+            "old_release_url": edition.release_url(cs.old_date),
+            "page_title": f"What changed on {date}"}))
+    if len(edition.dates) > 1 and not edition.root:
+        pages.append(Page("releases.html", "releases.html", {
+            **common, "page_title": "Every release"}))
+    subrules = [r.id for r in release.rules if r.kind == "subrule"]
+    candidates = ["702.19c"] if "702.19c" in urls.rules else subrules or [r.id for r in release.rules]
+    example = candidates[0] if candidates else None
+    pages.append(Page("api.html", "api.html", {**common, "example": example,
+                                               "page_title": "JSON API"}))
+
     return pages, stats
 
 
@@ -388,6 +485,77 @@ def glossary_letters(terms: list[str]) -> dict[str, Any]:
     return {"letters": sorted(placed), "letter_at": at}
 
 
+def title_of(id: str, release: Release) -> str:
+    """A few words naming an id: a heading, a rule's title or first words, a term."""
+    item = release.get(id)
+    if item is None:
+        return ""
+    if isinstance(item, GlossaryEntry):
+        return item.term
+    if isinstance(item, Rule):
+        return item.title or _first_words(item.text, 10)
+    return str(item.title)
+
+
+def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
+                sections: dict[str, Any], common: dict[str, Any]) -> list[Page]:
+    """One page per rule and subrule: the rule in context (see ``rule.html``)."""
+    from crsearch.refs import cited_ids
+
+    chapters = {c.id: c for c in release.chapters}
+    children: dict[str, list[RuleView]] = {}
+    for v in views:
+        if v.rule.kind == "subrule":
+            up = numbers.parent(v.rule.id)
+            if up:
+                children.setdefault(up, []).append(v)
+    by_id = {v.rule.id: v for v in views}
+    edition: Edition = common["edition"]
+    history = edition.history
+
+    def entry(id: str) -> tuple[str, str, str]:
+        """(label, title, href) for a list of related rules."""
+        item = release.get(id)
+        if isinstance(item, GlossaryEntry):
+            return ("Glossary", item.term, urls.url_for(id))
+        if isinstance(item, Rule):
+            return (item.label, title_of(id, release), urls.permalink(id))
+        return (f"{id}.", title_of(id, release), urls.url_for(id))
+
+    def order(i: str) -> tuple:
+        return (1, (0, 0, 0, 0), i) if i.startswith("glossary:") else (0, numbers.sort_key(i), "")
+
+    pages = []
+    for n, v in enumerate(views):
+        r = v.rule
+        chapter = chapters.get(r.chapter)
+        section = sections.get(r.section)
+        trail: list[tuple[str, str | None]] = [("Contents", urls.page("index"))]
+        if section is not None:
+            trail.append((f"{section.id}. {section.title}", urls.url_for(section.id)))
+        if chapter is not None:
+            trail.append((f"{chapter.id}. {chapter.title}", urls.url_for(chapter.id)))
+        parent = numbers.parent(r.id) if r.kind == "subrule" else None
+        parent_view = by_id.get(parent) if parent else None
+        if parent_view is not None:
+            above = parent_view.rule
+            trail.append((f"{parent_view.number} {above.title or _first_words(above.text, 5)}",
+                          urls.rule_page(above.id)))
+        trail.append((v.number, None))
+        shown = [v, *children.get(r.id, [])]
+        cites = [entry(i) for i in cited_ids(r) if urls.exists(i) and i != r.id]
+        cited_by = [entry(i) for i in sorted(set(r.cited_by), key=order) if urls.exists(i)]
+        prev = views[n - 1].rule if n > 0 else None
+        nxt = views[n + 1].rule if n + 1 < len(views) else None
+        pages.append(Page(urls.rule_page(r.id), "rule.html", {
+            **common, "view": v, "shown": shown, "trail": trail, "chapter": chapter,
+            "parent": parent_view, "cites": cites, "cited_by_full": cited_by,
+            "history": history.get(r.id), "prev_rule": prev, "next_rule": nxt,
+            "parent_title": title_of(parent_view.rule.id, release) if parent_view else "",
+            "page_title": f"{v.number} {title_of(r.id, release)}".strip()}))
+    return pages
+
+
 def _first_words(text: str, n: int = 8) -> str:
     words = text.split()
     return " ".join(words[:n]) + (" …" if len(words) > n else "")
@@ -420,14 +588,30 @@ def environment(urls: Urls):
     env.globals["url_for"] = urls.url_for
     env.globals["page_url"] = urls.page
     env.globals["anchor"] = urls.anchor
+    env.globals["permalink"] = urls.permalink
+    env.globals["alias"] = anchor_alias
+    from crsearch.site_changes import elide
+
+    env.filters["elide"] = elide
     return env
 
 
-def render(release: Release, search_meta: str = "") -> tuple[dict[str, bytes], LinkStats]:
-    """Every file of the site (but the search data, whose metadata file
-    ``search_meta`` names to the pages), by name."""
-    pages, stats = gather(release)
-    env = environment(Urls(release))
+def anchor_alias(id: str) -> str:
+    """The anchor the community links to for a rule: "R70219c" for 702.19c.
+
+    Yawgatog's hyperlinked rules (and the sites and posts that copied its
+    links) anchor each rule at "R" and its number without dots.
+    """
+    return "R" + id.replace(".", "")
+
+
+def render(release: Release, edition: Edition | None = None,
+           search_meta: str = "") -> tuple[dict[str, bytes], LinkStats]:
+    """Every file of one release's folder (but the search data, whose
+    metadata file ``search_meta`` names to the pages), by name."""
+    edition = edition or Edition(dates=[release.effective_date])
+    pages, stats = gather(release, edition)
+    env = environment(Urls(release, rule_pages=edition.rule_pages))
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
@@ -472,24 +656,7 @@ def _replace_contents(out: Path, tmp: Path) -> None:
     tmp.rmdir()
 
 
-def build(release: Release, out: Path | str, *, search: bool = True,
-          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
-    """Build the site of ``release`` into ``out``, replacing a previous build.
-
-    The site is written to a temporary folder beside ``out`` and swapped in at
-    the end, so a failed build leaves the old site as it was.  ``strict``
-    turns dangling references and unplaced lines into an error.
-    """
-    out = Path(out)
-    _check_out(out)
-    out = out.resolve()  # "." has no name to swap; its real path has
-    search_files: dict[str, bytes] = {}
-    if search:
-        from crsearch import site_search
-
-        search_files = site_search.build(release, Urls(release).url_for)
-    files, stats = render(release, site_search.meta_name(search_files) if search else "")
-    files.update(search_files)
+def _problems(stats: LinkStats, release: Release) -> list[str]:
     problems = []
     if stats.dangling:
         problems.append(f"{len(stats.dangling)} references point at rules this release "
@@ -497,18 +664,102 @@ def build(release: Release, out: Path | str, *, search: bool = True,
                         + (" …" if len(stats.dangling) > 5 else ""))
     if release.unplaced:
         problems.append(f"{len(release.unplaced)} source lines could not be placed")
-    if strict and problems:
-        raise SiteError("strict: " + "; ".join(problems))
-    for p in problems:
-        if warn:
-            warn(p)
+    return problems
+
+
+def build(release: Release, out: Path | str, *, search: bool = True,
+          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
+    """Build the site of ``release`` into ``out``, replacing a previous build.
+
+    The site is written to a temporary folder beside ``out`` and swapped in at
+    the end, so a failed build leaves the old site as it was.  ``strict``
+    turns dangling references and unplaced lines into an error.  Besides the
+    pages, the site holds a page per rule, the JSON API (``api/``) and what
+    it needs to work offline (``sw.js``, ``manifest.webmanifest``).
+    """
+    return build_all([release], out, search=search, strict=strict, warn=warn)
+
+
+def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
+              strict: bool = False, warn: Callable[[str], None] | None = None,
+              progress: Callable[[str], None] | None = None) -> BuildResult:
+    """Build one site of several releases: the latest at the root of ``out``,
+    each older one under ``out/<date>/``, with "what changed" pages between
+    neighbours and each rule's history on its page.
+
+    Older releases are lighter: their chapters hold every rule (anchored as
+    at the root), but rules have no pages of their own, no per-rule JSON and
+    no JSON per rule.  Every release gets its own search data.
+    """
+    from crsearch import site_api, site_offline
+
+    out = Path(out)
+    _check_out(out)
+    out = out.resolve()  # "." has no name to swap; its real path has
+    if not releases:
+        raise BadInput("no releases to build")
+    ordered = sorted(releases, key=lambda r: r.effective_date, reverse=True)
+    dates = [r.effective_date for r in ordered]
+    if len(set(dates)) != len(dates):
+        raise BadInput("two releases share one effective date")
+    changes: dict[str, Any] = {}
+    history: dict[str, list[Any]] = {}
+    if len(ordered) > 1:
+        from crsearch import site_changes
+
+        if progress:
+            progress(f"comparing {len(ordered)} releases")
+        chain = site_changes.compare_all(list(reversed(ordered)))
+        changes = {c.new_date: c for c in chain}
+        history = site_changes.histories(chain, ordered[0])
+    total_links = 0
+    dangling: list[tuple[str, str]] = []
+    pages = 0
     parent = out.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
+
+    def write(files: dict[str, bytes], prefix: str = "") -> None:
+        for name, data in sorted(files.items()):
+            path = tmp / (prefix + name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+
     try:
-        for name, data in files.items():
-            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / name).write_bytes(data)
+        # One release at a time, written as rendered: 114 releases do not fit
+        # in memory as bytes.
+        for k, release in enumerate(ordered):
+            if progress and k:
+                progress(f"rendering {release.effective_date}")
+            edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
+                              changes=changes.get(release.effective_date),
+                              history=history if k == 0 else {})
+            search_files: dict[str, bytes] = {}
+            if search:
+                from crsearch import site_search
+
+                search_files = site_search.build(
+                    release, Urls(release, rule_pages=edition.rule_pages).url_for)
+            release_files, stats = render(
+                release, edition, site_search.meta_name(search_files) if search else "")
+            release_files.update(search_files)
+            if k == 0:
+                total_links, dangling = stats.links, stats.dangling
+                problems = _problems(stats, release)
+                if strict and problems:
+                    raise SiteError("strict: " + "; ".join(problems))
+                for p in problems:
+                    if warn:
+                        warn(p)
+            pages += sum(1 for n in release_files if n.endswith(".html"))
+            write(release_files, "" if k == 0 else release.effective_date + "/")
+            write(site_api.files(release, per_rule=k == 0))
+        write(site_api.index_files(ordered))
+        write(site_offline.static_files(ordered[0]))
+        if len(ordered) > 1:
+            write({"releases.js": site_offline.releases_script(dates)})
+        skip = set(dates[1:]) | {site_api.API}
+        (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         _set_times(tmp)
         os.chmod(tmp, 0o755)
         if out.exists() and _in_use(out):
@@ -523,8 +774,10 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    pages = sum(1 for n in files if n.endswith(".html"))
-    return BuildResult(out, pages, stats.links, stats.dangling, len(release.unplaced), search)
+    written = [p for p in out.rglob("*") if p.is_file()]
+    return BuildResult(out, pages, total_links, dangling, len(ordered[0].unplaced), search,
+                       releases=len(ordered), files=len(written),
+                       bytes=sum(p.stat().st_size for p in written))
 
 
 def _set_times(folder: Path) -> None:

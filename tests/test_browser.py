@@ -140,7 +140,7 @@ def test_typing_a_rule_number_lands_on_it(page, base_url):
 
 def test_open_a_glossary_term(page, base_url):
     page.goto(base_url + "702.html#702.2")
-    page.click("article:has([id='702.2']) p.cited a[href='glossary.html#g-deathtouch']")
+    page.click("article:has([id='702.2']) .cited a[href='glossary.html#g-deathtouch']")
     page.wait_for_url("**/glossary.html#g-deathtouch")
     assert in_view(page, "g-deathtouch")
     assert page.locator("#g-deathtouch").inner_text().startswith("Deathtouch")

@@ -28,7 +28,8 @@ def soup_of(path: Path) -> BeautifulSoup:
 
 @pytest.fixture(scope="session")
 def pages(latest_site) -> dict[str, BeautifulSoup]:
-    return {p.name: soup_of(p) for p in sorted(latest_site.glob("*.html"))}
+    """The chapter and fixed pages (rule pages, "702.19c.html", are tested in test_site_pages)."""
+    return {p.name: soup_of(p) for p in sorted(latest_site.glob("*.html")) if "." not in p.stem}
 
 
 @pytest.fixture(scope="session")
@@ -69,18 +70,20 @@ def test_url_for_module_function_points_at_real_anchors(latest_release, latest_s
 # -- pages and anchors ----------------------------------------------------------------
 
 def test_one_page_per_chapter_plus_the_fixed_pages(latest_site, latest_release):
-    names = {p.name for p in latest_site.glob("*.html")}
+    names = {p.name for p in latest_site.glob("*.html") if "." not in p.stem}
     assert {c.id + ".html" for c in latest_release.chapters} <= names
     assert {"index.html", "glossary.html", "keywords.html", "about.html", "search.html",
-            "not-found.html", "explain.html"} <= names
-    assert len(names) == len(latest_release.chapters) + 7
+            "not-found.html", "explain.html", "api.html"} <= names
+    assert len(names) == len(latest_release.chapters) + 8
+    rule_pages = {p.name for p in latest_site.glob("*.html") if "." in p.stem}
+    assert rule_pages == {r.id + ".html" for r in latest_release.rules}
 
 
 def test_every_rule_and_subrule_is_anchored_at_its_id_on_its_chapter_page(by_id, latest_release):
     for rule in latest_release.rules:
         el = by_id[f"{rule.chapter}.html"].get(rule.id)
         assert el is not None, rule.id
-        assert el.find("a")["href"] == f"{rule.chapter}.html#{rule.id}"
+        assert el.find("a")["href"] == f"{rule.id}.html"  # the rule's own page
 
 
 def test_examples_are_set_apart(pages, latest_release):
@@ -212,12 +215,12 @@ def test_cited_by_lists_link_back_to_every_citing_rule_and_term(by_id, latest_re
     checked = 0
     for rule in latest_release.rules:
         article = by_id[f"{rule.chapter}.html"][rule.id].parent
-        got = [a["href"] for a in article.select("p.cited a")]
+        got = [a["href"] for a in article.select(".cited a")]
         assert sorted(got) == sorted(urls.url_for(i) for i in rule.cited_by), rule.id
         checked += bool(got)
     assert checked > 500
     deathtouch = by_id["702.html"]["702.2"].parent
-    labels = [a.get_text() for a in deathtouch.select("p.cited a")]
+    labels = [a.get_text() for a in deathtouch.select(".cited a")]
     assert labels == ["120.4a", "Deathtouch (glossary)"]
 
 

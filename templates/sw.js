@@ -1,0 +1,102 @@
+/* crsearch service worker: the rules offline.
+   The precache list is written at build time with a content hash per file; a
+   rebuild gives a new VERSION, and only files whose hash changed are fetched
+   again.  URLs are relative to this file, so the site works under a sub-path. */
+"use strict";
+var VERSION = "__VERSION__";
+var PRECACHE = [/*PRECACHE*/];
+var BASE = new URL("./", self.location.href).href;
+var PREFIX = "crsearch:" + BASE + ":";
+var CACHE = PREFIX + VERSION;
+var RUNTIME = PREFIX + "runtime";
+var INDEX = BASE + "__precache-index__";
+
+function absolute(u) { return new URL(u, BASE).href; }
+
+self.addEventListener("install", function (event) {
+  event.waitUntil((async function () {
+    var cache = await caches.open(CACHE);
+    var hashes = {};
+    PRECACHE.forEach(function (e) { hashes[e[0]] = e[1]; });
+    /* Files unchanged since an earlier version come from its cache. */
+    var reuse = null, known = {};
+    var names = (await caches.keys()).filter(function (k) {
+      return k.indexOf(PREFIX) === 0 && k !== CACHE && k !== RUNTIME;
+    });
+    for (var i = 0; i < names.length && !reuse; i++) {
+      var c = await caches.open(names[i]);
+      var idx = await c.match(INDEX);
+      if (idx) { known = await idx.json(); reuse = c; }
+    }
+    var todo = [];
+    for (var k = 0; k < PRECACHE.length; k++) {
+      var url = PRECACHE[k][0], abs = absolute(url);
+      if (reuse && known[url] === PRECACHE[k][1]) {
+        var hit = await reuse.match(abs);
+        if (hit) { await cache.put(abs, hit); continue; }
+      }
+      todo.push(abs);
+    }
+    /* A few at a time, leaving the connection to the pages being read. */
+    for (var b = 0; b < todo.length; b += 8) {
+      await Promise.all(todo.slice(b, b + 8).map(function (u) {
+        return fetch(u, { cache: "no-cache" }).then(function (r) {
+          if (!r.ok) throw new Error("precache failed: " + u + " " + r.status);
+          return cache.put(u, r);
+        });
+      }));
+    }
+    await cache.put(INDEX, new Response(JSON.stringify(hashes),
+      { headers: { "Content-Type": "application/json" } }));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil((async function () {
+    var names = await caches.keys();
+    await Promise.all(names.filter(function (k) {
+      return k.indexOf(PREFIX) === 0 && k !== CACHE && k !== RUNTIME;
+    }).map(function (k) { return caches.delete(k); }));
+    await self.clients.claim();
+  })());
+});
+
+/* "…/" is "…/index.html"; queries (search.html?q=…) and hashes do not matter. */
+function key(request) {
+  var u = new URL(request.url);
+  u.hash = ""; u.search = "";
+  if (u.pathname.slice(-1) === "/") u.pathname += "index.html";
+  return u.href;
+}
+
+self.addEventListener("fetch", function (event) {
+  var req = event.request;
+  if (req.method !== "GET" || req.url.indexOf(BASE) !== 0) return;
+  event.respondWith((async function () {
+    var k = key(req);
+    var cache = await caches.open(CACHE);
+    var hit = await cache.match(k);
+    if (hit) return hit;
+    var runtime = await caches.open(RUNTIME);
+    try {
+      var resp = await fetch(req);
+      if (resp.ok && resp.type === "basic") await runtime.put(k, resp.clone());
+      return resp;
+    } catch (err) {
+      var old = await runtime.match(k);
+      if (old) return old;
+      if (req.mode === "navigate") {
+        var nf = await cache.match(absolute("not-found.html"));
+        if (nf) return nf;
+      }
+      throw err;
+    }
+  })());
+});
+
+self.addEventListener("message", function (event) {
+  if (event.data === "crsearch-version" && event.source) {
+    event.source.postMessage({ version: VERSION, files: PRECACHE.length });
+  }
+});

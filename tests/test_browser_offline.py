@@ -1,0 +1,267 @@
+"""The site in a real browser: offline use, rule pages, old-style anchors, the
+sticky header, the release switcher and the "what changed" pages.
+
+Debian's Chromium, headless, via Playwright.  The offline test visits the
+2026-08-07 site once over HTTP, waits for the service worker, then turns the
+browser context offline *and* stops the server, so nothing can come from the
+network.  Screenshots go to ``test-output/screenshots``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing: CI must install the chromium package")
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+
+
+class Server:
+    """``site serve`` for one folder, in a thread, on a free loopback port."""
+
+    def __init__(self, folder: Path):
+        from crsearch import site
+
+        self.server = site.make_server(folder, port=0)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def latest(latest_site):
+    server = Server(latest_site)
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def page(browser):
+    # Only the offline test lets the service worker precache the whole site.
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], "JavaScript errors"
+
+
+def shot(pg, name: str, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=full)
+    print(f"screenshot: {path}")
+
+
+def below_header(pg, id: str) -> bool:
+    """The element is on screen and not hidden under the sticky header."""
+    return pg.evaluate(
+        """id => { const r = document.getElementById(id).getBoundingClientRect();
+                   const h = document.querySelector('header.top').getBoundingClientRect();
+                   return r.top >= h.bottom - 1 && r.top < window.innerHeight; }""", id)
+
+
+# -- offline ----------------------------------------------------------------------
+
+def test_after_one_visit_the_site_works_offline(browser, latest_site):
+    server = Server(latest_site)
+    base = server.url
+    context = browser.new_context(viewport={"width": 1000, "height": 800}, service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(base + "index.html")
+        pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                             timeout=180_000)
+        state = pg.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
+        assert state in ("activating", "activated")
+        # Offline: the browser says so, and the server is gone too.
+        context.set_offline(True)
+        server.stop()
+
+        resp = pg.goto(base + "702.html#R70219c")
+        assert resp is not None and resp.from_service_worker
+        pg.wait_for_function("location.hash === '#702.19c'")
+        assert below_header(pg, "702.19c")
+        shot(pg, "offline-chapter-702")
+
+        resp = pg.goto(base + "702.19c.html")
+        assert resp.from_service_worker
+        assert pg.locator("header nav.crumbs").inner_text().count("702.19. Trample") == 1
+        shot(pg, "offline-rule-702.19c")
+
+        resp = pg.goto(base + "glossary.html#g-deathtouch")
+        assert resp.from_service_worker
+        assert pg.locator("#g-deathtouch").inner_text().startswith("Deathtouch")
+
+        pg.goto(base + "search.html?q=deathtouch")
+        pg.wait_for_selector("#results a[href*='702.2']", timeout=30_000)
+        shot(pg, "offline-search-deathtouch")
+        assert pg.locator("#results a[href*='702.2']").count() >= 1
+    finally:
+        context.close()
+        try:
+            server.stop()
+        except OSError:
+            pass
+
+
+# -- rule in context ------------------------------------------------------------------
+
+def test_community_anchors_land_on_the_rule_below_the_sticky_header(page, latest):
+    for hash in ("R70219c", "r702.19c", "702-19c", "rule-702.19c"):
+        page.goto(latest + "702.html#" + hash)
+        page.wait_for_function("location.hash === '#702.19c'")
+        assert below_header(page, "702.19c"), hash
+    # A rule anchor on the home page (a bookmark of a one-page copy) finds its chapter.
+    page.goto(latest + "index.html#R70219c")
+    page.wait_for_url("**/702.html#702.19c")
+    assert below_header(page, "702.19c")
+    shot(page, "anchor-R70219c")
+
+
+def test_sticky_header_keeps_search_and_the_current_rule_in_reach(page, latest):
+    page.goto(latest + "702.html#702.19c")
+    page.wait_for_function("document.querySelector('.crumb-rule') && !document.querySelector('.crumb-rule').hidden")
+    assert page.evaluate("document.querySelector('header.top').getBoundingClientRect().top") == 0
+    assert page.locator("header #q").is_visible()
+    assert page.locator(".crumb-rule").inner_text() == "702.19 Trample"
+    assert page.locator(".crumb-rule a").get_attribute("href") == "702.19.html"
+    shot(page, "sticky-header-702.19c")
+    page.click(".crumb-rule a")
+    page.wait_for_url("**/702.19.html")
+    assert page.locator(".rule-body article .num").count() > 3  # 702.19 with its subrules
+
+
+def test_rule_page_on_a_phone(browser, latest):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,
+                                  service_workers="block")
+    pg = context.new_page()
+    try:
+        pg.goto(latest + "601.2b.html")
+        wide = pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        header = pg.evaluate("document.querySelector('header.top').offsetHeight")
+        shot(pg, "phone-rule-601.2b")
+        pg.click("section[aria-labelledby=cited-by] details summary")
+        shot(pg, "phone-rule-601.2b-cited-by-open", full=True)
+        folded = pg.locator("section[aria-labelledby=cited-by] details li").count()
+    finally:
+        context.close()
+    assert wide
+    assert header < 740 / 3  # the sticky header leaves room to read
+    assert folded > 30
+
+
+# -- every release ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def releases_site(tmp_path_factory, mini_bytes):
+    from test_site_pages import V2, V2_SWAPS, _variant
+
+    from crsearch import site
+    from crsearch.update import release_from_bytes
+
+    text = mini_bytes.decode("utf-8")
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(text, V2, V2_SWAPS), "mini_v2.txt")
+    out = tmp_path_factory.mktemp("releases") / "site"
+    site.build_all([v1, v2], out, search=False)
+    server = Server(out)
+    yield server.url
+    server.stop()
+
+
+def test_release_switcher_shows_the_same_page_in_another_release(page, releases_site):
+    page.goto(releases_site + "201.3a.html")
+    select = page.locator(".release-switch select")
+    assert select.input_value() == "2031-06-01"
+    select.select_option("2031-03-03")
+    page.wait_for_url("**/2031-03-03/201.html#201.3a")
+    assert page.locator(".release-switch .older").count() == 1
+    page.locator(".release-switch select").select_option("2031-06-01")
+    page.wait_for_url(releases_site + "201.html#201.3a")
+
+
+def test_changes_page_from_the_home_page_and_a_changed_rule(page, releases_site):
+    page.goto(releases_site + "index.html")
+    page.click(".release-links a[href='changes.html']")
+    page.wait_for_url("**/changes.html")
+    assert page.locator("[id='c-100.2'] del").inner_text() == "pile"
+    assert page.locator("[id='c-100.2'] ins").inner_text() == "stack"
+    assert "renumbered" in page.locator("[id='c-201.3'] .change-verb").inner_text()
+    shot(page, "changes-page", full=True)
+    page.goto(releases_site + "100.2.html")
+    page.click(".rule-context a[href='changes.html#c-100.2']")
+    page.wait_for_url("**/changes.html#c-100.2")
+    assert page.evaluate("document.querySelector(':target').id") == "c-100.2"
+    page.goto(releases_site + "201.3a.html#history")
+    shot(page, "rule-history-201.3a")
+    assert page.locator("section.history li").count() == 2
+
+
+def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mini_bytes):
+    """Any static host: Python's http.server, the site at /cr/ rather than /."""
+    import functools
+    import http.server
+
+    from test_site_pages import V2, V2_SWAPS, _variant
+
+    from crsearch import site
+    from crsearch.update import release_from_bytes
+
+    text = mini_bytes.decode("utf-8")
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(text, V2, V2_SWAPS), "mini_v2.txt")
+    site.build_all([v1, v2], tmp_path / "cr", search=False)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(base + "index.html")
+        pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                             timeout=60_000)
+        scope = pg.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+        assert scope == base
+        pg.goto(base + "2031-03-03/index.html")  # an older release: cached as visited
+        context.set_offline(True)
+        httpd.shutdown()
+        httpd.server_close()
+        for path, id in (("201.3a.html", "201.3a"), ("201.html#201.3a", "201.3a"),
+                         ("changes.html", "c-100.2"), ("2031-03-03/index.html", "1")):
+            resp = pg.goto(base + path)
+            assert resp is not None and resp.from_service_worker, path
+            assert pg.locator(f"[id='{id}']").count() == 1, path
+    finally:
+        context.close()
