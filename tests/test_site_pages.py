@@ -301,7 +301,9 @@ def _strings(path: Path) -> list[str]:
     """Every string in a JSON file, or in a script ``window.X = <JSON>;``."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".js":
-        text = text[text.index("=") + 1:].rstrip().rstrip(";")
+        # "window.X = <JSON>;" or "(window.X=window.X||{})["key"]=<JSON>;"
+        start = text.index('"]=') + 3 if '"]=' in text.split("\n", 1)[0][:120] else text.index("=") + 1
+        text = text[start:].rstrip().rstrip(";")
     try:
         data = json.loads(text)
     except ValueError:
