@@ -265,3 +265,18 @@ def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mi
             assert pg.locator(f"[id='{id}']").count() == 1, path
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("path", ["702.19c.html", "601.2b.html", "api.html"])
+def test_rule_and_api_pages_have_no_serious_accessibility_violations(page, latest, axe_violations, path):
+    page.goto(latest + path)
+    found = axe_violations(page)
+    assert found == [], [(v["id"], v["impact"]) for v in found]
+
+
+@pytest.mark.parametrize("path", ["changes.html", "releases.html", "100.2.html", "2031-03-03/201.html"])
+def test_changes_and_release_pages_have_no_serious_accessibility_violations(page, releases_site,
+                                                                             axe_violations, path):
+    page.goto(releases_site + path)
+    found = axe_violations(page)
+    assert found == [], [(v["id"], v["impact"]) for v in found]
