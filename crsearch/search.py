@@ -17,30 +17,23 @@ Words the release never uses are corrected first (``deathtuch`` ->
 from __future__ import annotations
 
 import difflib
-import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import BadInput, NotFound
+from crsearch.fastindex import FastBackend
 from crsearch.index import (
-    BM25_B,
-    BM25_K1,
     COMMON,
-    FAST,
-    FAST_DOCS,
-    FAST_POSTINGS,
     FIELD_BOOSTS,
     INDEX_FORMAT,
-    load_whoosh,
-    open_index,
+    TERMS,
+    WhooshBackend,
     open_terms,
-    read_block,
-    shard_of,
 )
 from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.model import GLOSSARY_PREFIX
@@ -105,29 +98,21 @@ class SearchResult:
 class Engine:
     """An opened index; reuse it for many queries.
 
-    Common queries (rule numbers, keyword and glossary titles, keyword
-    interactions, and any typed words whose stems ``fast.json`` covers) are
-    answered from the small files written next to the index at build time,
-    without importing Whoosh; the rest opens the Whoosh index on first use.
+    The ranking lives here; documents and BM25F candidates come from a
+    backend.  Common queries (rule numbers, keyword and glossary titles,
+    keyword interactions, and any typed words whose stems the fast files
+    cover) are answered by ``fastindex.FastBackend`` without importing
+    Whoosh; the rest goes to ``index.WhooshBackend``, opened on first use.
     ``fast=False`` always uses Whoosh (the tests compare the two).
     """
 
     def __init__(self, index_dir: Path, fast: bool = True):
         self.index_dir = Path(index_dir)
         self.terms = open_terms(self.index_dir)
-        self._ix = None
-        self._searcher = None
-        self.fast: dict[str, Any] | None = None
-        if fast and (self.index_dir / FAST).exists():
-            try:
-                with open(self.index_dir / FAST, encoding="utf-8") as f:
-                    self.fast = json.load(f)
-            except (OSError, ValueError):
-                self.fast = None
-        if self.fast is not None and self.fast.get("format") != INDEX_FORMAT:
-            self.fast = None
-        if self.fast is None:
-            self.searcher  # noqa: B018 - open now, so a damaged index is reported now
+        self._whoosh: WhooshBackend | None = None
+        self.fast = FastBackend.open(self.index_dir, INDEX_FORMAT) if fast else None
+        #: Where stored fields, frequencies and counts come from.
+        self.docs: FastBackend | WhooshBackend = self.fast or self.whoosh
         self.release = self.terms["effective_date"]
         self.ids: list[str] = self.terms["ids"]
         self.id_set = set(self.ids)
@@ -140,37 +125,22 @@ class Engine:
                 self.glossary.setdefault(name, g)
         self.title_words = {w for t in [*self.keywords, *self.glossary] for w in t.split()}
         self._stem = None
-        self._stem_cache: dict[str, str] = dict(self.fast["stems"]) if self.fast else {}
-        self._docnum: dict[str, int] = {}
+        self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
-        self._shards: dict[str, dict[str, dict[str, Any]]] = {}
-        self._postings: dict[str, dict[int, float]] = {}
         #: How the last query's candidates were found: "fast" or "whoosh".
         self.last_path = ""
 
     @property
-    def searcher(self):
-        """The Whoosh searcher, opened on first use."""
-        if self._searcher is None:
-            load_whoosh()
-            from whoosh import scoring
-
-            self._ix, _ = open_index(self.index_dir)
-            self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
-        return self._searcher
-
-    @property
-    def ix(self):
-        self.searcher  # noqa: B018
-        return self._ix
-
-    @property
-    def schema(self):
-        return self.ix.schema
+    def whoosh(self) -> WhooshBackend:
+        """The Whoosh backend, opened on first use (a damaged index is
+        reported when it is opened)."""
+        if self._whoosh is None:
+            self._whoosh = WhooshBackend(self.index_dir)
+        return self._whoosh
 
     def close(self) -> None:
-        if self._searcher is not None:
-            self._searcher.close()
+        if self._whoosh is not None:
+            self._whoosh.close()
 
     # -- helpers ---------------------------------------------------------------
     def stems(self, text: str) -> list[str]:
@@ -197,52 +167,31 @@ class Engine:
         return got
 
     def stored(self, id: str) -> dict[str, Any] | None:
-        if self.fast is not None:
-            key = shard_of(id)
-            shard = self._shards.get(key)
-            if shard is None:
-                where = self.fast["docs"].get(key)
-                rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
-                shard = self._shards[key] = {
-                    r[0]: {"id": r[0], "kind": r[1], "title": r[2], "text": r[3], "parent": r[4]}
-                    for r in rows}
-            return shard.get(id)
-        n = self._docnum.get(id)
-        if n is None:
-            n = self.searcher.document_number(id=id)
-            if n is None:
-                return None
-            self._docnum[id] = n
-        return self.searcher.stored_fields(n)
+        return self.docs.stored(id)
 
     def doc_frequency(self, stem: str) -> int:
         """In how many documents ``stem`` occurs in the text field."""
-        if self.fast is not None:
-            return self.fast["df"].get(stem, 0)
-        return self.searcher.doc_frequency("text", stem)
+        return self.docs.doc_frequency(stem)
 
     def doc_count(self) -> int:
-        return self.fast["n"] if self.fast is not None else self.searcher.doc_count_all()
+        return self.docs.doc_count()
 
     def idf(self, stem: str) -> float:
         """Whoosh's idf of ``stem`` in the text field (same formula, same numbers)."""
-        if self.fast is not None:
-            return math.log(self.fast["n"] / (self.doc_frequency(stem) + 1)) + 1
-        return self.searcher.idf("text", stem)
+        return math.log(self.doc_count() / (self.doc_frequency(stem) + 1)) + 1
 
-    def _fast_postings(self, stem: str) -> dict[int, float] | None:
-        """docnum -> BM25F score of ``stem`` over the boosted fields, or None
-        when the fast files do not have it."""
-        if self.fast is None:
-            return None
-        got = self._postings.get(stem)
-        if got is None:
-            where = self.fast["postings"].get(stem)
-            if where is None:
-                return None
-            docs, scores = read_block(self.index_dir / FAST_POSTINGS, where)
-            got = self._postings[stem] = dict(zip(docs, scores))
-        return got
+    def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
+                   filters: dict[str, str]) -> list[tuple[dict[str, Any], float]]:
+        """The top BM25F candidates from the first backend able to answer."""
+        for backend in (self.fast, None):
+            backend = backend or self.whoosh
+            got = backend.candidates(pick, fields, required, filters, CANDIDATES)
+            if got is not None:
+                self.last_path = backend.name
+                # Stored fields always come from ``docs``, so both backends
+                # rank and show the very same text.
+                return [(self.stored(d["id"]) or d, s) for d, s in got]
+        return []
 
     def children(self, id: str) -> list[str]:
         """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
@@ -265,7 +214,7 @@ class Engine:
         suggestion = None if q.passage else correct(q, self.vocab, self.title_words)
         if suggestion:
             result.suggestion = suggestion
-            q.words = suggestion.split()
+            q = replace(q, words=suggestion.split())
         ranked: dict[str, float] = {}
 
         def add(id: str, score: float) -> None:
@@ -476,11 +425,7 @@ class Engine:
         else:
             pick = [s for s in stems if df[s] <= COMMON * n] or stems
             fields = FIELD_BOOSTS
-        hits = None
-        if not q.passage and not q.filters and not phrase_stems:
-            hits = self._fast_candidates(pick)
-        if hits is None:
-            hits = self._whoosh_candidates(q, pick, fields, phrase_stems)
+        hits = self.candidates(pick, fields, [] if q.passage else phrase_stems, q.filters)
         if not hits:
             return []
         qbigrams = set(pairwise(q.words))
@@ -537,58 +482,6 @@ class Engine:
             scored.append((doc["id"], score))
         scored.sort(key=lambda t: -t[1])
         return scored
-
-    def _fast_candidates(self, pick: list[str]) -> list[tuple[dict[str, Any], float]] | None:
-        """The top BM25F candidates from the precomputed postings, ranked as
-        Whoosh ranks them (score, then document number); None when a stem
-        is not precomputed."""
-        lists = []
-        for s in pick:
-            p = self._fast_postings(s)
-            if p is None:
-                return None
-            lists.append(p)
-        total: dict[int, float] = {}
-        for p in lists:
-            for d, v in p.items():
-                total[d] = total.get(d, 0.0) + v
-        top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:CANDIDATES]
-        docids = self.fast["docids"]
-        out = []
-        for d, v in top:
-            doc = self.stored(docids[d])
-            if doc is not None:
-                out.append((doc, v))
-        self.last_path = "fast"
-        return out
-
-    def _whoosh_candidates(self, q: ParsedQuery, pick: list[str], fields: dict[str, float],
-                           phrase_stems: list[list[str]]) -> list[tuple[dict[str, Any], float]]:
-        from whoosh import query as wq
-
-        wquery = wq.Or([wq.Term(f, s, boost=b) for s in pick for f, b in fields.items()])
-        required = [wq.And([wq.Or([wq.Term(f, s) for f in ("name", "text")]) for s in ps])
-                    for ps in phrase_stems if ps] if not q.passage else []
-        if required:
-            wquery = wq.And([wquery, *required])
-        flt = self._whoosh_filter(q.filters)
-        hits = self.searcher.search(wquery, limit=CANDIDATES, filter=flt)
-        self.last_path = "whoosh"
-        out = []
-        for h in hits:
-            doc = h.fields()
-            self._docnum.setdefault(doc["id"], h.docnum)
-            if self.fast is not None:
-                doc = self.stored(doc["id"]) or doc
-            out.append((doc, h.score))
-        return out
-
-    def _whoosh_filter(self, filters: dict[str, str]):
-        if not filters:
-            return None
-        from whoosh import query as wq
-
-        return wq.And([wq.Term(k, v) for k, v in filters.items()])
 
     # -- results -------------------------------------------------------------------
     def _hits(self, items: list[tuple[str, float]], q: ParsedQuery) -> list[Hit]:
@@ -666,16 +559,24 @@ def snippet_of(text: str, stems: set[str], stemmer, size: int = SNIPPET_WORDS
 
 # -- convenience ----------------------------------------------------------------
 
-_ENGINES: dict[str, Engine] = {}
+_ENGINES: dict[str, tuple[tuple[int, int], Engine]] = {}
 
 
 def engine_for(stored) -> Engine:
-    """An Engine for a StoredRelease, cached per index folder."""
+    """An Engine for a StoredRelease, cached per index folder until the
+    index is rebuilt (a rebuild publishes a new ``terms.json``)."""
     key = str(stored.index_dir)
-    eng = _ENGINES.get(key)
-    if eng is None:
-        eng = _ENGINES[key] = Engine(stored.index_dir)
-    return eng
+    try:
+        st = (Path(stored.index_dir) / TERMS).stat()
+        stamp = (st.st_ino, st.st_mtime_ns)
+    except OSError:
+        stamp = (0, 0)
+    got = _ENGINES.get(key)
+    if got is None or got[0] != stamp:
+        if got is not None:
+            got[1].close()
+        got = _ENGINES[key] = (stamp, Engine(stored.index_dir))
+    return got[1]
 
 
 def search(stored, query: str, limit: int = 10) -> SearchResult:
