@@ -218,8 +218,10 @@ def terms_of(release: Release) -> dict[str, Any]:
 
 # -- building ----------------------------------------------------------------
 
-def build_index(release: Release, path: Path) -> None:
-    """Build the search index of ``release`` in the folder ``path``.
+def build_index(release: Release, path: Path) -> str | None:
+    """Build the search index of ``release`` in the folder ``path``, with
+    the embeddings of its documents (see ``embed``).  Returns None, or a
+    one-line warning when the embeddings could not be built.
 
     ``path`` must not exist or be empty; the caller (``store.save`` or
     ``store.replace_index``) makes the result visible atomically.
@@ -244,9 +246,12 @@ def build_index(release: Release, path: Path) -> None:
     terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    from crsearch import fastindex
+    from crsearch import embed, fastindex
+    from crsearch.vocab import slang_words
 
     fastindex.write(ix, docs, terms, path)
+    # Meanings for questions; without them (no model) search stays lexical.
+    return embed.build(docs, slang_words(), path)
 
 
 # -- opening -----------------------------------------------------------------

@@ -38,7 +38,9 @@ from crsearch.index import (
 from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.model import GLOSSARY_PREFIX
 from crsearch.query import ParsedQuery, alternatives, correct, parse
-from crsearch.vocab import QUESTION_WORDS
+from crsearch.vocab import QUESTION_WORDS, SITUATION, SITUATION_WEIGHT
+
+MODEL_NAME = "WordLlama l2_supercat_256"
 
 #: How many BM25 candidates are re-ranked.
 CANDIDATES = 30
@@ -60,6 +62,15 @@ PARENT_MAX = 4
 GLOSSARY_MULTI = 0.5
 #: How many of a passage's rarest words retrieve its candidates.
 PASSAGE_TERMS = 8
+#: How many BM25 candidates a question in a player's words re-ranks.
+QUESTION_CANDIDATES = 150
+#: Reciprocal rank fusion of a question's lexical and semantic rankings:
+#: score = 1/(RRF_K + lexical rank) + SEMANTIC/(RRF_K + semantic rank).
+RRF_K = 10
+SEMANTIC = 1.0
+#: Questions shorter than this many content words keep the lexical ranking
+#: alone (short questions are what the lexical ranking was tuned on).
+SEMANTIC_MIN_TERMS = 4
 
 
 @dataclass
@@ -74,11 +85,16 @@ class Hit:
     parent: str = ""
     #: (start, end) character spans of matched words in ``snippet``.
     highlights: list[tuple[int, int]] = field(default_factory=list)
+    #: Why it matched (see ``Engine.search``): in ``to_dict`` only when asked.
+    why: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "title": self.title,
-                "snippet": self.snippet, "score": round(self.score, 3),
-                "parent": self.parent or None}
+    def to_dict(self, why: bool = False) -> dict[str, Any]:
+        out = {"id": self.id, "kind": self.kind, "title": self.title,
+               "snippet": self.snippet, "score": round(self.score, 3),
+               "parent": self.parent or None}
+        if why:
+            out["why"] = self.why
+        return out
 
 
 @dataclass
@@ -89,10 +105,17 @@ class SearchResult:
     suggestion: str | None = None
     notes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "release": self.release,
-                "results": [h.to_dict() for h in self.results],
-                "suggestion": self.suggestion}
+    #: What the query was understood as (``--why``): question, card names
+    #: left out, slang read as rules wording, semantic ranking used or not.
+    understood: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, why: bool = False) -> dict[str, Any]:
+        out = {"query": self.query, "release": self.release,
+               "results": [h.to_dict(why) for h in self.results],
+               "suggestion": self.suggestion}
+        if why:
+            out["understood"] = self.understood
+        return out
 
 
 class Engine:
@@ -106,8 +129,9 @@ class Engine:
     ``fast=False`` always uses Whoosh (the tests compare the two).
     """
 
-    def __init__(self, index_dir: Path, fast: bool = True):
+    def __init__(self, index_dir: Path, fast: bool = True, semantic: bool = True):
         self.index_dir = Path(index_dir)
+        self.semantic = semantic
         self.terms = open_terms(self.index_dir)
         self._whoosh: WhooshBackend | None = None
         self.fast = FastBackend.open(self.index_dir, INDEX_FORMAT) if fast else None
@@ -129,6 +153,21 @@ class Engine:
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
         #: How the last query's candidates were found: "fast" or "whoosh".
         self.last_path = ""
+        self._vectors: Any = None
+        #: Why the embeddings cannot be used (one line), once tried.
+        self.vectors_problem: str | None = None
+
+    def vectors(self):
+        """The index's embeddings (``embed.Vectors``), loaded on the first
+        question; None (and ``vectors_problem`` says why) when unusable."""
+        if self._vectors is None and self.vectors_problem is None:
+            from crsearch import embed
+
+            try:
+                self._vectors = embed.Vectors(self.index_dir)
+            except embed.EmbeddingsUnavailable as e:
+                self.vectors_problem = str(e)
+        return self._vectors
 
     @property
     def whoosh(self) -> WhooshBackend:
@@ -181,11 +220,12 @@ class Engine:
         return math.log(self.doc_count() / (self.doc_frequency(stem) + 1)) + 1
 
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
-                   filters: dict[str, str]) -> list[tuple[dict[str, Any], float]]:
+                   filters: dict[str, str], limit: int = CANDIDATES
+                   ) -> list[tuple[dict[str, Any], float]]:
         """The top BM25F candidates from the first backend able to answer."""
         for backend in (self.fast, None):
             backend = backend or self.whoosh
-            got = backend.candidates(pick, fields, required, filters, CANDIDATES)
+            got = backend.candidates(pick, fields, required, filters, limit)
             if got is not None:
                 self.last_path = backend.name
                 # Stored fields always come from ``docs``, so both backends
@@ -202,7 +242,11 @@ class Engine:
         if limit < 1:
             raise BadInput("--limit must be at least 1")
         q = parse(text)
+        if q.names:
+            q = self._keep_titles(q)
         result = SearchResult(query=text, release=self.release, results=[])
+        self._why: dict[str, dict[str, Any]] = {}
+        self._semantic_note: str | None = None
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
             raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
@@ -211,7 +255,9 @@ class Engine:
             result.notes.append(f"the query was cut to its first {len(q.text)} characters")
         # Pasted text is not corrected: it was not typed, and its rare words
         # (card names, set mechanics) are its best clues.
-        suggestion = None if q.passage else correct(q, self.vocab, self.title_words)
+        # In a question, capitalised words are names more often than typos.
+        typed_caps = {fold(t) for t in re.findall(r"\b[A-Z][\w']*", q.text)} if q.question else set()
+        suggestion = None if q.passage else correct(q, self.vocab, self.title_words, typed_caps)
         if suggestion:
             result.suggestion = suggestion
             q = replace(q, words=suggestion.split())
@@ -281,7 +327,22 @@ class Engine:
                 add(id, 0.0)
         items = list(ranked.items())[:limit]
         result.results = self._hits(items, q)
+        result.understood = {"question": q.question, "passage": q.passage,
+                             "card_names": list(q.names),
+                             "slang": [{"words": k, "rules": v} for k, v in q.slang],
+                             "terms": q.terms, "semantic": self._semantic_note or "not used"}
+        if self.vectors_problem and q.question:
+            result.notes.append(f"semantic ranking off: {self.vectors_problem}")
         return result
+
+    def _keep_titles(self, q: ParsedQuery) -> ParsedQuery:
+        """Names in a question that are rules titles ("First Strike") are
+        rules words after all: they go back into the query."""
+        back = [n for n in q.names if norm_title(n) in self.keywords or norm_title(n) in self.glossary]
+        if not back:
+            return q
+        return replace(q, names=[n for n in q.names if n not in back],
+                       words=q.words + [w for n in back for w in words(n)])
 
     def _passes(self, id: str, filters: dict[str, str]) -> bool:
         if not filters:
@@ -425,7 +486,9 @@ class Engine:
         else:
             pick = [s for s in stems if df[s] <= COMMON * n] or stems
             fields = FIELD_BOOSTS
-        hits = self.candidates(pick, fields, [] if q.passage else phrase_stems, q.filters)
+        long_question = q.question and len(q.terms) >= SEMANTIC_MIN_TERMS
+        hits = self.candidates(pick, fields, [] if q.passage else phrase_stems, q.filters,
+                               QUESTION_CANDIDATES if long_question else CANDIDATES)
         if not hits:
             return []
         qbigrams = set(pairwise(q.words))
@@ -434,6 +497,10 @@ class Engine:
         named = [k + "." for k in self._keywords_named(q)] if not q.passage else []
         stem_set = set(stems) - {s for v in alts.values() for a in v for s in a} | set(alts)
         weights = {s: self.idf(s) for s in stem_set}
+        if q.question:
+            # "copy", "leaves", "the stack": what the question is about.
+            for s in self._situation_stems() & stem_set:
+                weights[s] *= SITUATION_WEIGHT
         total_weight = sum(weights.values()) or 1.0
         question = not q.passage and any(w in QUESTION_WORDS for w in q.words)
         in_candidates: dict[str, int] = {}
@@ -481,7 +548,62 @@ class Engine:
                 score -= 0.15
             scored.append((doc["id"], score))
         scored.sort(key=lambda t: -t[1])
+        if long_question:
+            scored = self._fuse(q, scored)
+        if long_question:
+            scored = self._subrules_first(scored)
         return scored
+
+    def _situation_stems(self) -> set[str]:
+        got = getattr(self, "_situation", None)
+        if got is None:
+            got = self._situation = {self.stem_word(w) for w in SITUATION}
+        return got
+
+    def _fuse(self, q: ParsedQuery, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """Reciprocal rank fusion of the lexical ranking with the candidates'
+        semantic similarity to the question (when the index has embeddings)."""
+        vectors = self.vectors() if self.semantic else None
+        if vectors is None:
+            self._semantic_note = "off" if not self.semantic else f"off ({self.vectors_problem})"
+            return scored
+        text_words = q.words + [w for _, v in q.slang for w in words(v)]
+        vec = vectors.query(text_words)
+        if vec is None:
+            self._semantic_note = "no known words"
+            return scored
+        sims = {id: vectors.similarity(vec, id) for id, _ in scored}
+        order = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
+        sem_rank = {id: n for n, id in enumerate(order, 1)}
+        fused = []
+        for n, (id, _) in enumerate(scored, 1):
+            s = 1.0 / (RRF_K + n)
+            if id in sem_rank:
+                s += SEMANTIC / (RRF_K + sem_rank[id])
+                self._why.setdefault(id, {})["semantic"] = {
+                    "similarity": round(sims[id] or 0.0, 3), "rank": sem_rank[id]}
+            fused.append((id, s))
+        fused.sort(key=lambda t: -t[1])
+        self._semantic_note = f"fused with the lexical ranking ({MODEL_NAME})"
+        return fused
+
+    def _subrules_first(self, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """The most specific answer first: a rule ranked just above one of its
+        own subrules (within three places) goes below it."""
+        ids = [id for id, _ in scored]
+        moved: set[str] = set()
+        i = 0
+        while i < len(ids):
+            id = ids[i]
+            if id not in moved and not id.startswith(GLOSSARY_PREFIX) and numbers.kind(id) == "rule":
+                for j in range(i + 1, min(i + 4, len(ids))):
+                    if not ids[j].startswith(GLOSSARY_PREFIX) and numbers.parent(ids[j]) == id:
+                        ids.insert(i, ids.pop(j))
+                        moved.add(id)
+                        break
+            i += 1
+        # The scores stay where they were, so the list stays sorted.
+        return [(id, s) for id, (_, s) in zip(ids, scored)]
 
     # -- results -------------------------------------------------------------------
     def _hits(self, items: list[tuple[str, float]], q: ParsedQuery) -> list[Hit]:
