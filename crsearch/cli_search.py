@@ -47,8 +47,39 @@ def _wrap_marked(text: str, marks: list[tuple[int, int]], indent: str,
     return lines
 
 
-def render_search(result: Any, width: int | None) -> str:
+def why_line(why: dict[str, Any]) -> str:
+    """One line saying why a hit matched (``search --why``)."""
+    parts = []
+    if why.get("found_by") and why["found_by"] != "words":
+        parts.append(why["found_by"])
+    if why.get("words"):
+        parts.append("words: " + ", ".join(why["words"]))
+    for s in why.get("slang", ()):
+        parts.append(f"slang “{s['words']}” → " + ", ".join(s["rules"]))
+    sem = why.get("semantic")
+    if sem:
+        parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")
+    return "why: " + ("; ".join(parts) or "no word in common")
+
+
+def understood_line(understood: dict[str, Any]) -> str:
+    """How the query was read (``search --why``)."""
+    parts = ["a question" if understood.get("question") else
+             ("pasted text" if understood.get("passage") else "words")]
+    if understood.get("card_names"):
+        parts.append("card names left out: " + ", ".join(understood["card_names"]))
+    if understood.get("slang"):
+        parts.append("slang: " + ", ".join(f"{s['words']} → {s['rules']}"
+                                            for s in understood["slang"]))
+    if understood.get("question"):
+        parts.append("semantic: " + understood.get("semantic", "not used"))
+    return "Read as " + "; ".join(parts)
+
+
+def render_search(result: Any, width: int | None, why: bool = False) -> str:
     out: list[str] = []
+    if why:
+        out.append(click.style(understood_line(result.understood), dim=True))
     if result.suggestion:
         out.append(click.style(f"Did you mean: {result.suggestion}?", fg="magenta")
                    + click.style(f"  (showing results for “{result.suggestion}”)", dim=True))
@@ -68,6 +99,8 @@ def render_search(result: Any, width: int | None) -> str:
         if hit.parent:
             out.append(click.style(f"    in {hit.parent}", dim=True))
         out += _wrap_marked(hit.snippet, hit.highlights, "    ", width)
+        if why:
+            out.append(click.style("    " + why_line(hit.why), fg="green"))
     out.append("")
     out.append(click.style(f"Comprehensive Rules effective {result.release}", dim=True))
     return "\n".join(out)
@@ -85,8 +118,11 @@ def _engine(state):
 @click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True,
               help="How many results to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--why", is_flag=True,
+              help="Show why each result matched: words, slang read as rules wording, meaning.")
 @click.pass_context
-def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool,
+           why: bool) -> None:
     """Search the rules: a keyword, term, question, rule number or pasted text.
 
     Understands rule numbers in any form ("CR 702.19c", "§702.19c", 510.1c-d),
@@ -100,6 +136,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search "deathtouch trample" --limit 5
         crsearch search "can a tapped creature block"
         crsearch search kind:glossary lethal damage --json
+        crsearch search "my opponent bounced my creature, do the counters stay?" --why
     """
     from crsearch.errors import BadInput, NotFound
 
@@ -110,14 +147,14 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
     state = ctx.find_object(cli.State)
     result = _engine(state).search(text, limit)
     if as_json:
-        cli.emit_json(result.to_dict())
+        cli.emit_json(result.to_dict(why=why))
         if not result.results:
             ctx.exit(1)
         return
     if not result.results:
         hint = [result.suggestion] if result.suggestion else []
         raise NotFound(f"nothing in the {result.release} rules matches {text[:80]!r}", hint)
-    cli.emit(render_search(result, cli._width()))
+    cli.emit(render_search(result, cli._width(), why))
 
 
 # -- define ------------------------------------------------------------------
