@@ -4,10 +4,9 @@ Written next to the Whoosh index at build time, read by ``FastBackend``:
 
 - ``fast.json``: the document numbers' ids, each word's stem, each stem's
   document frequency in ``text``, and where the blocks below start;
-- ``fast-postings.jsonl``: for the (not too common) stems of keyword,
-  glossary and chapter titles, every document that has them with its BM25F
-  score, summed over the boosted fields exactly as the full-text query sums
-  them;
+- ``fast-postings.jsonl``: for every stem that is not too common, every
+  document that has it with its BM25F score, summed over the boosted fields
+  exactly as the full-text query sums them;
 - ``fast-docs.jsonl``: the stored fields, one chapter per line.
 
 ``FastBackend`` has the same small interface as ``index.WhooshBackend``
@@ -60,8 +59,13 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
             docids[docnum] = fields["id"]
         df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
         offsets: dict[str, list[int]] = {}
+        # Every stem of every boosted field, so that questions in a player's
+        # words (not only titles) are answered without Whoosh.
+        every = set(title_stems(terms, stem))
+        for field in FIELD_BOOSTS:
+            every.update(t.decode("utf-8") for t in reader.lexicon(field))
         with open(path / FAST_POSTINGS, "wb") as f:
-            for st in title_stems(terms, stem):
+            for st in sorted(every):
                 if df.get(st, 0) > COMMON * n:
                     continue  # common words retrieve nothing: Whoosh does those
                 acc: dict[int, float] = {}
@@ -92,7 +96,7 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
             f.write(line)
     with open(path / FAST, "w", encoding="utf-8") as f:
         json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks}, f, ensure_ascii=False,
+                   "postings": offsets, "docs": blocks, "every_stem": True}, f, ensure_ascii=False,
                   separators=(",", ":"))
 
 
@@ -151,6 +155,8 @@ class FastBackend:
         if got is None:
             where = self.meta["postings"].get(stem)
             if where is None:
+                if self.meta.get("every_stem") and stem not in self.meta["df"]:
+                    return {}   # in no document at all
                 return None
             docs, scores = read_block(self.index_dir / FAST_POSTINGS, where)
             got = self._postings[stem] = dict(zip(docs, scores))
