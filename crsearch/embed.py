@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import mmap
 import os
 import struct
 from operator import add, mul
@@ -143,7 +144,10 @@ class Vectors:
         try:
             with open(index_dir / META, encoding="utf-8") as f:
                 meta = json.load(f)
-            raw = (index_dir / DATA).read_bytes()
+            with open(index_dir / DATA, "rb") as f:
+                # Mapped, not read: a question touches a few hundred rows.
+                raw: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) \
+                    if os.fstat(f.fileno()).st_size else b""
         except FileNotFoundError:
             raise EmbeddingsUnavailable("the index has no embeddings (run `crsearch index` "
                                         "to build them)") from None

@@ -68,16 +68,19 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
             for st in sorted(every):
                 if df.get(st, 0) > COMMON * n:
                     continue  # common words retrieve nothing: Whoosh does those
-                acc: dict[int, float] = {}
-                for field, boost in FIELD_BOOSTS.items():
+                # One BM25 score per field: any field weights can be summed
+                # at query time (typed words and pasted passages weigh the
+                # fields differently).
+                per: dict[int, list[float]] = {}
+                for k, field in enumerate(FIELD_BOOSTS):
                     if (field, st) not in reader:
                         continue
                     m = s.postings(field, st)
                     while m.is_active():
-                        d = m.id()
-                        acc[d] = acc.get(d, 0.0) + m.score() * boost
+                        per.setdefault(m.id(), [0.0] * len(FIELD_BOOSTS))[k] = m.score()
                         m.next()
-                line = json.dumps([list(acc), list(acc.values())], separators=(",", ":")).encode() + b"\n"
+                line = json.dumps([list(per), *zip(*per.values())],
+                                  separators=(",", ":")).encode() + b"\n"
                 offsets[st] = [f.tell(), len(line)]
                 f.write(line)
     stems: dict[str, str] = {}
@@ -148,38 +151,41 @@ class FastBackend:
     def doc_count(self) -> int:
         return self.meta["n"]
 
-    def postings(self, stem: str) -> dict[int, float] | None:
-        """docnum -> BM25F score of ``stem`` over the boosted fields, or None
-        when the fast files do not have it."""
+    def postings(self, stem: str) -> tuple[list[int], list[list[float]]] | None:
+        """(docnums, one list of BM25 scores per field of ``FIELD_BOOSTS``)
+        for ``stem``, or None when the fast files do not have it."""
         got = self._postings.get(stem)
         if got is None:
             where = self.meta["postings"].get(stem)
             if where is None:
                 if self.meta.get("every_stem") and stem not in self.meta["df"]:
-                    return {}   # in no document at all
+                    return [], []   # in no document at all
                 return None
-            docs, scores = read_block(self.index_dir / FAST_POSTINGS, where)
-            got = self._postings[stem] = dict(zip(docs, scores))
+            row = read_block(self.index_dir / FAST_POSTINGS, where)
+            got = self._postings[stem] = (row[0], row[1:])
         return got
 
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
                    filters: dict[str, str], limit: int) -> list[tuple[dict[str, Any], float]] | None:
         """The top BM25F candidates, ranked as Whoosh ranks them (score, then
         document number); None when this backend cannot answer (phrases,
-        filters, other field weights, a stem not precomputed)."""
+        filters, a stem not precomputed)."""
         from crsearch.index import FIELD_BOOSTS
 
-        if required or filters or fields != FIELD_BOOSTS:
+        if required or filters or not set(fields) <= set(FIELD_BOOSTS):
             return None
-        lists = []
+        boosts = [(k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields]
+        total: dict[int, float] = {}
         for s in pick:
             p = self.postings(s)
             if p is None:
                 return None
-            lists.append(p)
-        total: dict[int, float] = {}
-        for p in lists:
-            for d, v in p.items():
+            docs, scores = p
+            for i, d in enumerate(docs):
+                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
+                v = 0.0
+                for k, b in boosts:
+                    v += scores[k][i] * b
                 total[d] = total.get(d, 0.0) + v
         top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:limit]
         docids = self.meta["docids"]

@@ -34,7 +34,7 @@ BM25_B, BM25_K1 = 0.75, 1.2
 COMMON = 0.15
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 
 def load_whoosh() -> None:
     """Import Whoosh without the 60 ms it spends on ``urllib.request``.

@@ -197,7 +197,10 @@ def test_a_10kb_query_is_answered(engine):
 FAST_QUERIES = ["trample", "deathtouch trample", "702.19c", "CR 510.1c-d", "lethal damage",
                 "first strike double strike", "flying reach block", "hexproof from", "APNAP",
                 "deathtuch", "menace blocked by two creatures", "can a tapped creature block",
-                "when does a player lose the game", "ward counter spell", "last known information"]
+                "when does a player lose the game", "ward counter spell", "last known information",
+                "my opponent bounced my creature with Unsummon, do the +1/+1 counters stay?",
+                "If at least one attacking or blocking creature has first strike or double strike "
+                "as the combat damage step begins, the only creatures that assign"]
 
 
 def test_the_fast_path_answers_common_queries_like_whoosh(engine):
