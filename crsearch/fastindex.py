@@ -120,7 +120,7 @@ class FastBackend:
         #: word -> stem for every word of the release (saves the stemmer).
         self.stems: dict[str, str] = meta["stems"]
         self._shards: dict[str, dict[str, dict[str, Any]]] = {}
-        self._postings: dict[str, dict[int, float]] = {}
+        self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
 
     @classmethod
     def open(cls, index_dir: Path, fmt: int) -> FastBackend | None:
