@@ -298,6 +298,15 @@ def index_cmd(ctx: click.Context) -> None:
     started = time.perf_counter()
     update.reindex(store, stored)
     click.echo(f"Indexed {stored.effective_date} in {time.perf_counter() - started:.1f} s.")
+    from crsearch import embed
+
+    if not (stored.index_dir / embed.META).exists():
+        try:
+            embed.model_files()
+            why = "see `crsearch search --why`"
+        except embed.EmbeddingsUnavailable as e:
+            why = str(e)
+        click.echo(f"Warning: no embeddings, questions use the lexical ranking ({why})", err=True)
 
 
 def register(cli: click.Group) -> None:

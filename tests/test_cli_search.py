@@ -220,3 +220,18 @@ def test_search_without_embeddings_warns_in_one_line(indexed_data_dir, tmp_path)
     assert "Traceback" not in r.output
     lines = [ln for ln in r.output.splitlines() if "semantic ranking off" in ln]
     assert len(lines) == 1, r.output
+
+
+def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from crsearch import embed
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(indexed_data_dir, data_dir)
+    monkeypatch.setattr(embed, "WEIGHTS_SHA256", "0" * 64)
+    r = run(data_dir, "index")
+    assert r.exit_code == 0, r.output
+    assert "no embeddings" in r.output and "SHA-256 mismatch" in r.output
+    r = run(data_dir, "search", "if I deck out do I lose?", "-n", "2")
+    assert r.exit_code == 0 and "semantic ranking off" in r.output
