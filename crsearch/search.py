@@ -599,15 +599,21 @@ class Engine:
         self._semantic_note = f"fused with the lexical ranking ({MODEL_NAME})"
         return fused
 
+    def _is_title_rule(self, id: str) -> bool:
+        """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
+        doc = self.stored(id) or {}
+        return len(words(doc.get("text", ""))) <= 4
+
     def _subrules_first(self, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """The most specific answer first: a rule ranked just above one of its
-        own subrules (within three places) goes below it."""
+        """The most specific answer first: a title rule ranked just above one
+        of its own subrules (within three places) goes below it."""
         ids = [id for id, _ in scored]
         moved: set[str] = set()
         i = 0
         while i < len(ids):
             id = ids[i]
-            if id not in moved and not id.startswith(GLOSSARY_PREFIX) and numbers.kind(id) == "rule":
+            if id not in moved and not id.startswith(GLOSSARY_PREFIX) \
+                    and numbers.kind(id) == "rule" and self._is_title_rule(id):
                 for j in range(i + 1, min(i + 4, len(ids))):
                     if not ids[j].startswith(GLOSSARY_PREFIX) and numbers.parent(ids[j]) == id:
                         ids.insert(i, ids.pop(j))
