@@ -72,9 +72,6 @@ SEMANTIC = 1.0
 #: Questions shorter than this many content words keep the lexical ranking
 #: alone (short questions are what the lexical ranking was tuned on).
 SEMANTIC_MIN_TERMS = 4
-#: Weight of "the result contains every word" for such questions
-#: (measured flat between 0.5 and 2.0 on the real questions' dev part).
-QUESTION_COVERAGE = 1.0
 
 
 @dataclass
@@ -157,6 +154,9 @@ class Engine:
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
         #: How the last query's candidates were found: "fast" or "whoosh".
         self.last_path = ""
+        #: Per query: why each result was found, and what the semantic step did.
+        self._why: dict[str, dict[str, Any]] = {}
+        self._semantic_note: str | None = None
         self._vectors: Any = None
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
@@ -249,8 +249,8 @@ class Engine:
         if q.names:
             q = self._keep_titles(q)
         result = SearchResult(query=text, release=self.release, results=[])
-        self._why: dict[str, dict[str, Any]] = {}
-        self._semantic_note: str | None = None
+        self._why = {}
+        self._semantic_note = None
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
             raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
@@ -529,7 +529,7 @@ class Engine:
                 # Weighted by idf: "player" in a question says little.
                 got = sum(weights[s] for s in stem_set if s in tstems
                           or any(a <= tstems for a in alts.get(s, ())))
-                score += (QUESTION_COVERAGE if long_question else COVERAGE) * (got / total_weight) ** 2
+                score += COVERAGE * (got / total_weight) ** 2
             if question and in_candidates.get(doc["id"], 0) >= 3:
                 # A rule whose subrules answer the question sums them up.
                 score += PARENT * min(in_candidates[doc["id"]], PARENT_MAX)
