@@ -65,7 +65,8 @@ def why_line(why: dict[str, Any]) -> str:
 def understood_line(understood: dict[str, Any]) -> str:
     """How the query was read (``search --why``)."""
     parts = ["a question" if understood.get("question") else
-             ("pasted text" if understood.get("passage") else "words")]
+             ("pasted text" if understood.get("passage") else
+              ("rule numbers" if understood.get("rule_numbers") else "words"))]
     if understood.get("card_names"):
         parts.append("card names left out: " + ", ".join(understood["card_names"]))
     if understood.get("slang"):

@@ -295,6 +295,7 @@ class Engine:
                 raise NotFound(f"there is no {numbers.kind(missing)} {missing} in the "
                                f"{self.release} rules", self._near_ids(missing))
             result.results = self._hits(list(ranked.items())[:limit], q)
+            result.understood = {"question": False, "passage": False, "rule_numbers": True}
             return result
 
         # 2. Exact titles (the whole query, or quoted titles in a passage).
