@@ -387,3 +387,23 @@ def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     st = terms.stat()
     os.utime(terms, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
     assert engine_for(Fake) is not first
+
+
+def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from crsearch.search import Engine\n"
+            "e = Engine(sys.argv[1])\n"
+            "r = e.search(sys.argv[2], 5)\n"
+            "assert r.results and r.understood['semantic'].startswith('fused'), r.understood\n"
+            "r = e.search(sys.argv[3], 5)\n"
+            "assert r.results\n"
+            "heavy = [m for m in ('whoosh', 'numpy', 'tokenizers', 'wordllama') if m in sys.modules]\n"
+            "print(heavy)\n")
+    passage = ("If at least one attacking or blocking creature has first strike or double strike "
+               "as the combat damage step begins, the only creatures that assign")
+    out = subprocess.run([sys.executable, "-c", code, str(engine.index_dir), QUESTION, passage],
+                         capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr
