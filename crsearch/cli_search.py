@@ -26,9 +26,11 @@ from crsearch.completion import complete_glossary, complete_keywords
               help="Paste-ready quotes of the results (--cite=md: Markdown with links).")
 @click.option("--site-url", metavar="URL", default=None,
               help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
+@click.option("--why", is_flag=True,
+              help="Show why each result matched: words, slang read as rules wording, meaning.")
 @click.pass_context
 def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool,
-           cite_fmt: str | None = None, site_url: str | None = None) -> None:
+           cite_fmt: str | None = None, site_url: str | None = None, why: bool = False) -> None:
     """Search the rules: a keyword, term, question, rule number or pasted text.
 
     Understands rule numbers in any form ("CR 702.19c", "§702.19c", 510.1c-d),
@@ -43,13 +45,14 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search "can a tapped creature block"
         crsearch search kind:glossary lethal damage --json
         crsearch search trample --limit 3 --cite
+        crsearch search "my opponent bounced my creature, do the counters stay?" --why
     """
     from crsearch.errors import NotFound
 
     text = " ".join(query)
     result = rules(ctx).search(text, limit)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(why=why))
         if not result.results:
             ctx.exit(1)
         return
@@ -63,7 +66,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         return
     from crsearch.output import render_search
 
-    emit(render_search(result, width()))
+    emit(render_search(result, width(), why))
 
 
 # -- define ------------------------------------------------------------------
@@ -146,6 +149,15 @@ def index_cmd(ctx: click.Context) -> None:
     started = time.perf_counter()
     stored = rules(ctx).index()
     click.echo(f"Indexed {stored.effective_date} in {time.perf_counter() - started:.1f} s.")
+    from crsearch import embed
+
+    if not (stored.index_dir / embed.META).exists():
+        try:
+            embed.model_files()
+            why = "see `crsearch search --why`"
+        except embed.EmbeddingsUnavailable as e:
+            why = str(e)
+        click.echo(f"Warning: no embeddings, questions use the lexical ranking ({why})", err=True)
 
 
 def register(cli: click.Group) -> None:

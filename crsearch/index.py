@@ -20,14 +20,10 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import StoreError
-from crsearch.model import GLOSSARY_PREFIX, Chapter, Release, Rule, Section
+from crsearch.model import Chapter, Release, Rule, Section
 from crsearch.text import FOLD, STOP_WORDS, fold, norm_title, words  # noqa: F401 (re-exported)
 
 TERMS = "terms.json"
-#: What the Whoosh-free fast path reads (see ``write_fast``).
-FAST = "fast.json"
-FAST_POSTINGS = "fast-postings.jsonl"
-FAST_DOCS = "fast-docs.jsonl"
 #: Field weights of the BM25F query (tuned on bench/queries.json); the fast
 #: path's precomputed postings are summed with these boosts.
 FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
@@ -37,7 +33,7 @@ BM25_B, BM25_K1 = 0.75, 1.2
 COMMON = 0.15
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 
 def load_whoosh() -> None:
     """Import Whoosh without the 60 ms it spends on ``urllib.request``.
@@ -218,8 +214,10 @@ def terms_of(release: Release) -> dict[str, Any]:
 
 # -- building ----------------------------------------------------------------
 
-def build_index(release: Release, path: Path) -> None:
-    """Build the search index of ``release`` in the folder ``path``.
+def build_index(release: Release, path: Path) -> str | None:
+    """Build the search index of ``release`` in the folder ``path``, with
+    the embeddings of its documents (see ``embed``).  Returns None, or a
+    one-line warning when the embeddings could not be built.
 
     ``path`` must not exist or be empty; the caller (``store.save`` or
     ``store.replace_index``) makes the result visible atomically.
@@ -244,87 +242,12 @@ def build_index(release: Release, path: Path) -> None:
     terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    write_fast(ix, docs, terms, path)
+    from crsearch import embed, fastindex
+    from crsearch.vocab import slang_words
 
-
-# -- the fast path's files ------------------------------------------------------
-
-def shard_of(id: str) -> str:
-    """Which block of ``fast-docs.jsonl`` holds the stored fields of ``id``."""
-    if id.startswith(GLOSSARY_PREFIX):
-        return "glossary"
-    head = id.split(".", 1)[0]
-    return head if "." in id else "heads"
-
-
-def title_stems(terms: dict[str, Any], stem) -> list[str]:
-    """The stems of every keyword, glossary term and chapter title."""
-    titles = {*terms["keywords"], *terms["chapters"], *terms["sections"],
-              *(n for g in terms["glossary"] for n in g["names"])}
-    return sorted({stem(w) for t in titles for w in words(t) if w not in STOP_WORDS})
-
-
-def write_fast(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> None:
-    """Precompute what common queries need, so they are answered without Whoosh.
-
-    ``fast.json``: the document numbers' ids, each word's stem, each stem's
-    document frequency in ``text``, and where the blocks below start.
-    ``fast-postings.jsonl``: for the (not too common) stems of keyword,
-    glossary and chapter titles, every document that has them with its BM25F
-    score, summed over the boosted fields exactly as the full-text query
-    sums them.  ``fast-docs.jsonl``: the stored fields, one chapter per line.
-    """
-    from whoosh import scoring
-    from whoosh.lang.porter import stem
-
-    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
-        reader = s.reader()
-        n = s.doc_count_all()
-        docids = [""] * n
-        for docnum, fields in reader.iter_docs():
-            docids[docnum] = fields["id"]
-        df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
-        offsets: dict[str, list[int]] = {}
-        with open(path / FAST_POSTINGS, "wb") as f:
-            for st in title_stems(terms, stem):
-                if df.get(st, 0) > COMMON * n:
-                    continue  # common words retrieve nothing: Whoosh does those
-                acc: dict[int, float] = {}
-                for field, boost in FIELD_BOOSTS.items():
-                    if (field, st) not in reader:
-                        continue
-                    m = s.postings(field, st)
-                    while m.is_active():
-                        d = m.id()
-                        acc[d] = acc.get(d, 0.0) + m.score() * boost
-                        m.next()
-                line = json.dumps([list(acc), list(acc.values())], separators=(",", ":")).encode() + b"\n"
-                offsets[st] = [f.tell(), len(line)]
-                f.write(line)
-    stems: dict[str, str] = {}
-    shards: dict[str, list[list[Any]]] = {}
-    for d in docs:
-        for w in words(d.get("text", "")) + words(d.get("title", "")):
-            if w not in stems:
-                stems[w] = stem(w)
-        shards.setdefault(shard_of(d["id"]), []).append(
-            [d["id"], d["kind"], d.get("title", ""), d.get("text", ""), d.get("parent", "")])
-    blocks: dict[str, list[int]] = {}
-    with open(path / FAST_DOCS, "wb") as f:
-        for key, rows in shards.items():
-            line = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-            blocks[key] = [f.tell(), len(line)]
-            f.write(line)
-    with open(path / FAST, "w", encoding="utf-8") as f:
-        json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks}, f, ensure_ascii=False,
-                  separators=(",", ":"))
-
-
-def read_block(path: Path, where: list[int]) -> Any:
-    with open(path, "rb") as f:
-        f.seek(where[0])
-        return json.loads(f.read(where[1]))
+    fastindex.write(ix, docs, terms, path)
+    # Meanings for questions; without them (no model) search stays lexical.
+    return embed.build(docs, slang_words(), path)
 
 
 # -- opening -----------------------------------------------------------------
@@ -369,3 +292,57 @@ def open_terms(path: Path) -> dict[str, Any]:
         raise IndexMissing(f"the search index in {path} is incomplete; "
                            "run `crsearch index` to rebuild it")
     return terms
+
+
+class WhooshBackend:
+    """The Whoosh index of one release behind the same small interface as
+    ``fastindex.FastBackend``; it answers every query the fast files cannot."""
+
+    name = "whoosh"
+
+    def __init__(self, index_dir: Path):
+        load_whoosh()
+        from whoosh import scoring
+
+        self.ix, _ = open_index(Path(index_dir))
+        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        self._docnum: dict[str, int] = {}
+
+    def stored(self, id: str) -> dict[str, Any] | None:
+        n = self._docnum.get(id)
+        if n is None:
+            n = self.searcher.document_number(id=id)
+            if n is None:
+                return None
+            self._docnum[id] = n
+        return self.searcher.stored_fields(n)
+
+    def doc_frequency(self, stem: str) -> int:
+        return self.searcher.doc_frequency("text", stem)
+
+    def doc_count(self) -> int:
+        return self.searcher.doc_count_all()
+
+    def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
+                   filters: dict[str, str], limit: int) -> list[tuple[dict[str, Any], float]]:
+        """The top BM25F candidates of one flat Or of field terms, with every
+        stem of each ``required`` group present and the ``filters`` applied."""
+        from whoosh import query as wq
+
+        # One flat Or: nested groups and Whoosh's "scale" (coordination)
+        # make it walk every posting in Python, 10x slower.
+        wquery = wq.Or([wq.Term(f, s, boost=b) for s in pick for f, b in fields.items()])
+        need = [wq.And([wq.Or([wq.Term(f, s) for f in ("name", "text")]) for s in ps])
+                for ps in required if ps]
+        if need:
+            wquery = wq.And([wquery, *need])
+        flt = wq.And([wq.Term(k, v) for k, v in filters.items()]) if filters else None
+        out = []
+        for h in self.searcher.search(wquery, limit=limit, filter=flt):
+            doc = h.fields()
+            self._docnum.setdefault(doc["id"], h.docnum)
+            out.append((doc, h.score))
+        return out
+
+    def close(self) -> None:
+        self.searcher.close()

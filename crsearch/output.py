@@ -7,7 +7,7 @@ built here: it is each result's ``to_dict()``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -172,9 +172,42 @@ def _wrap_marked(text: str, marks: list[tuple[int, int]], indent: str,
     return lines
 
 
-def render_search(result: SearchResult, width: int | None = None) -> str:
-    """Ranked results with their snippets, matched words highlighted."""
+def why_line(why: dict[str, Any]) -> str:
+    """One line saying why a hit matched (``search --why``)."""
+    parts = []
+    if why.get("found_by") and why["found_by"] != "words":
+        parts.append(why["found_by"])
+    if why.get("words"):
+        parts.append("words: " + ", ".join(why["words"]))
+    for s in why.get("slang", ()):
+        parts.append(f"slang “{s['words']}” → " + ", ".join(s["rules"]))
+    sem = why.get("semantic")
+    if sem:
+        parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")
+    return "why: " + ("; ".join(parts) or "no word in common")
+
+
+def understood_line(understood: dict[str, Any]) -> str:
+    """How the query was read (``search --why``)."""
+    parts = ["a question" if understood.get("question") else
+             ("pasted text" if understood.get("passage") else
+              ("rule numbers" if understood.get("rule_numbers") else "words"))]
+    if understood.get("card_names"):
+        parts.append("card names left out: " + ", ".join(understood["card_names"]))
+    if understood.get("slang"):
+        parts.append("slang: " + ", ".join(f"{s['words']} → {s['rules']}"
+                                            for s in understood["slang"]))
+    if understood.get("question"):
+        parts.append("semantic: " + understood.get("semantic", "not used"))
+    return "Read as " + "; ".join(parts)
+
+
+def render_search(result: SearchResult, width: int | None = None, why: bool = False) -> str:
+    """Ranked results with their snippets, matched words highlighted; with
+    ``why``, how the query was read and why each result matched."""
     out: list[str] = []
+    if why:
+        out.append(click.style(understood_line(result.understood), dim=True))
     if result.suggestion:
         out.append(click.style(f"Did you mean: {result.suggestion}?", fg="magenta")
                    + click.style(f"  (showing results for “{result.suggestion}”)", dim=True))
@@ -194,6 +227,8 @@ def render_search(result: SearchResult, width: int | None = None) -> str:
         if hit.parent:
             out.append(click.style(f"    in {hit.parent}", dim=True))
         out += _wrap_marked(hit.snippet, hit.highlights, "    ", width)
+        if why:
+            out.append(click.style("    " + why_line(hit.why), fg="green"))
     out.append("")
     out.append(footer(result.release))
     return "\n".join(out)

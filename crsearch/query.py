@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from crsearch import numbers
 from crsearch.errors import BadInput
 from crsearch.text import STOP_WORDS, fold, words
-from crsearch.vocab import JARGON, QUESTION_WORDS, SYNONYMS
+from crsearch.vocab import FILLER, FIRST_PERSON, JARGON, QUESTION_WORDS, SLANG, SYNONYMS
 
 #: Longer queries are cut at a word boundary: a pasted page says all it has
 #: to say in its first couple of thousand characters.
@@ -71,13 +71,23 @@ class ParsedQuery:
     words: list[str] = field(default_factory=list)          # folded, in order
     passage: bool = False                        # pasted prose, not typed terms
     truncated: bool = False
+    #: A question in a player's words ("?", a question word first, "I"/"my").
+    question: bool = False
+    #: Card names found in a question, as typed; their words are left out
+    #: of ``words`` (they would match rules words by accident).
+    names: list[str] = field(default_factory=list)
+    #: (slang, rules wording) pairs found in a question (``vocab.SLANG``).
+    slang: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def terms(self) -> list[str]:
-        """Distinct content words, in order, for the full-text query."""
+        """Distinct content words, in order, for the full-text query; for a
+        question, without filler and with the slang's rules wording added."""
         out: list[str] = []
-        for w in self.words:
-            if w not in STOP_WORDS and w not in out and (self.passage or w not in QUESTION_WORDS):
+        extra = [w for _, v in self.slang for w in words(v)]
+        for w in self.words + extra:
+            if w not in STOP_WORDS and w not in out and (self.passage or w not in QUESTION_WORDS) \
+                    and not (self.question and w in FILLER):
                 out.append(w)
         return out[:MAX_TERMS]
 
@@ -163,12 +173,111 @@ def parse(raw: str) -> ParsedQuery:
         for w in q.words:
             expanded.extend(words(JARGON[w]) if w in JARGON else [w])
         q.words = expanded
-    q.passage = len(q.words) >= 9 or bool(_LOST_NUMBER.search(text)) or (
-        len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text)))
+    lost = bool(_LOST_NUMBER.search(text))
+    q.question = is_question(text, q.words, lost)
+    if q.question:
+        q.names = card_names(text)
+        drop = {w for n in q.names for w in words(n)}
+        q.words = [w for w in q.words if w not in drop]
+        q.slang = slang_in(q.words)
+    q.passage = not q.question and (len(q.words) >= 9 or lost or (
+        len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text))))
     if not q.words and not q.ids and not q.filters:
         raise BadInput(f"the query {raw[:60]!r} has nothing to search for: type a rule number, "
                        "a keyword, a term or a question")
     return q
+
+
+_QUESTION_START = frozenset(["is", "are", "was", "will", "whose",
+                             "does", "do", "can", "could", "should", "would", "what", "when",
+                             "where", "which", "who", "why", "how", "am"])
+
+
+def is_question(text: str, folded_words: list[str], lost_number: bool = False) -> bool:
+    """True for a question in a player's words rather than pasted rules text:
+    a question mark, "I"/"my"/"me", or (unless the text has a rule number
+    lost from a web page) a question word first."""
+    if not folded_words:
+        return False
+    return "?" in text or any(w in FIRST_PERSON for w in folded_words) or (
+        not lost_number and folded_words[0] in _QUESTION_START)
+
+
+# A capitalised word as typed: "Garruk", "Azami's", "Ish", "Two-Headed".
+_CAP_TOKEN = re.compile(r"[A-Z][\w'\u2019-]*|[\w'\u2019-]+|[.?!:;,()\"]")
+_NOT_NAMES = _QUESTION_START | QUESTION_WORDS | FIRST_PERSON | STOP_WORDS | frozenset(
+    ["both", "player", "players", "opponent", "then", "and", "but", "so", "also", "once",
+     "after", "before", "during", "while", "each", "all", "any", "no", "not", "yes"])
+_CONNECTORS = frozenset(["of", "the", "from", "and", "to", "in", "on", "a", "de", "des", "du"])
+
+
+def card_names(text: str) -> list[str]:
+    """Card (or character) names in a question, as typed.
+
+    A name is a run of capitalised words, possibly joined by "of"/"the"/...
+    or a comma ("Garruk, Unleashed", "Xenagos, God of Revels"): a run of two
+    words or more anywhere, or one word that is not the first of its
+    sentence, or one word with a possessive ("Mikaeus's ability").  Words in
+    capitals (ETB, SBA, MTG) and single letters (player A) are not names.
+    The engine keeps a name that is a rules title ("First Strike").
+    """
+    tokens = _CAP_TOKEN.findall(text)
+    names: list[str] = []
+    run: list[str] = []
+    run_caps = 0
+    start_of_sentence = True
+    run_starts_sentence = False
+
+    def cap(t: str) -> bool:
+        core = t.split("'")[0].split("\u2019")[0]
+        return t[:1].isupper() and len(core) > 1 and not core.isupper() \
+            and core.lower() not in _NOT_NAMES
+
+    def flush() -> None:
+        nonlocal run, run_caps
+        while run and not cap(run[-1]):
+            run.pop()   # a trailing connector or comma
+        if run:
+            possessive = run[-1].endswith(("'s", "\u2019s", "s'"))
+            if run_caps >= 2 or not run_starts_sentence or possessive:
+                names.append(" ".join(run).replace(" ,", ","))
+        run, run_caps = [], 0
+
+    for t in tokens:
+        if cap(t):
+            if not run:
+                run_starts_sentence = start_of_sentence
+            run.append(t)
+            run_caps += 1
+            start_of_sentence = False
+        elif run and (t.lower() in _CONNECTORS or t == ","):
+            run.append(t)
+        else:
+            flush()
+            if t in (".", "?", "!", ":", ";", "(", ")", '"'):
+                start_of_sentence = True
+            elif t != ",":
+                start_of_sentence = False
+    flush()
+    return names
+
+
+def slang_in(folded_words: list[str]) -> list[tuple[str, str]]:
+    """The slang phrases (``vocab.SLANG``) in a question, longest first."""
+    found: list[tuple[str, str]] = []
+    n = len(folded_words)
+    i = 0
+    while i < n:
+        for size in (4, 3, 2, 1):
+            key = " ".join(folded_words[i:i + size])
+            if i + size <= n and key in SLANG:
+                if (key, SLANG[key]) not in found:
+                    found.append((key, SLANG[key]))
+                i += size
+                break
+        else:
+            i += 1
+    return found
 
 
 def _is_lone_operator(w: str, text: str) -> bool:
@@ -207,16 +316,18 @@ def _filter_value(name: str, value: str) -> str:
 
 # -- typo correction -----------------------------------------------------------
 
-def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str]) -> str | None:
+def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str],
+            keep: set[str] | frozenset[str] = frozenset()) -> str | None:
     """The query with unknown words replaced by close known ones, or None.
 
     Only words the release never uses are corrected ("deathtuch",
     "tramplle", "hexprof"); words of keyword and glossary titles win ties.
+    Words in ``keep`` (a question's capitalised words) are never corrected.
     """
     changed = False
     fixed: list[str] = []
     for w in q.words:
-        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS:
+        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS or w in keep:
             fixed.append(w)
             continue
         best = _closest(w, vocab, titles)

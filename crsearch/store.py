@@ -581,13 +581,13 @@ class Store:
             return False
 
     def replace_index(self, stored: StoredRelease,
-                      build: Callable[[Path], None]) -> None:
+                      build: Callable[[Path], object]) -> None:
         """Build a new index next to the old one and swap it in."""
         with self._lock():
             self._replace_index_locked(stored, build)
 
     def _replace_index_locked(self, stored: StoredRelease,
-                              build: Callable[[Path], None]) -> None:
+                              build: Callable[[Path], object]) -> None:
         import shutil
         import tempfile
 

@@ -47,9 +47,124 @@ SYNONYMS = {
 }
 
 
+#: Player slang -> the rules' wording.  One table for the CLI and the site
+#: (``tables()["slang"]``).  Keys are folded words (one or more); when a
+#: question contains a key, the value's words join the query (they widen
+#: the search and steer its meaning; the typed words stay).
+SLANG = {
+    "deck out": "draw a card from a library with no cards in it loses the game",
+    "decked": "draw a card from a library with no cards in it loses the game",
+    "decking": "draw a card from a library with no cards in it loses the game",
+    "decks out": "draw a card from a library with no cards in it loses the game",
+    "empty library": "library with no cards draw loses the game",
+    "fizzle": "doesn't resolve all its targets illegal",
+    "fizzles": "doesn't resolve all its targets illegal",
+    "fizzled": "doesn't resolve all its targets illegal",
+    "bounce": "return to its owner's hand",
+    "bounced": "return to its owner's hand",
+    "bounces": "return to its owner's hand",
+    "blink": "exile return to the battlefield new object",
+    "blinked": "exile return to the battlefield new object",
+    "blinks": "exile return to the battlefield new object",
+    "flicker": "exile return to the battlefield new object",
+    "flickered": "exile return to the battlefield new object",
+    "dies to": "put into a graveyard from the battlefield",
+    "died to": "put into a graveyard from the battlefield",
+    "yard": "graveyard",
+    "gy": "graveyard",
+    "goes to the yard": "put into a graveyard",
+    "goes to the graveyard": "put into a graveyard",
+    "on the stack": "stack spell ability",
+    "in response": "respond priority stack",
+    "respond": "priority stack",
+    "priority pass": "players pass priority in succession",
+    "another priority pass": "players pass priority in succession",
+    "counters stay": "counters new object zone",
+    "counter stay": "counters new object zone",
+    "keep the counters": "counters new object zone",
+    "mill": "put cards from the top of library into graveyard",
+    "milled": "put cards from the top of library into graveyard",
+    "milling": "put cards from the top of library into graveyard",
+    "tutor": "search library for a card",
+    "tutors": "search library for a card",
+    "tutored": "search library for a card",
+    "etb": "enters the battlefield",
+    "etbs": "enters the battlefield",
+    "ltb": "leaves the battlefield",
+    "sac": "sacrifice",
+    "sacs": "sacrifice",
+    "sacced": "sacrifice",
+    "saccing": "sacrifice",
+    "pump": "gets +1/+1 until end of turn",
+    "pumps": "gets +1/+1 until end of turn",
+    "pumped": "gets +1/+1 until end of turn",
+    "wrath": "destroy all creatures",
+    "board wipe": "destroy all creatures",
+    "boardwipe": "destroy all creatures",
+    "sweeper": "destroy all creatures",
+    "trample over": "trample assign excess damage player",
+    "tramples over": "trample assign excess damage player",
+    "chump": "block blocking creature",
+    "chump block": "block blocking creature",
+    "chump blocks": "block blocking creature",
+    "steal": "gain control",
+    "stole": "gain control",
+    "stolen": "gain control",
+    "summoning sick": "summoning sickness control continuously since most recent turn",
+    "summoning sickness": "control continuously since most recent turn",
+    "proc": "trigger",
+    "procs": "trigger",
+    "lifegain": "gain life",
+    "concede": "concedes leaves the game",
+    "concedes": "concedes leaves the game",
+    "free for all": "multiplayer",
+    "ffa": "multiplayer",
+    "copy": "copy copiable values",
+    "clone": "copy copiable values",
+    "wears off": "effect ends duration",
+    "falls off": "aura attached illegal state-based action",
+    "go first": "starting player",
+    "goes first": "starting player",
+    "on the play": "starting player",
+    "x spell": "x mana cost value",
+    "commander tax": "commander cast from command zone additional {2}",
+    "extra turn": "extra turn",
+    "loop": "loop mandatory actions",
+    "infinite": "loop",
+}
+#: Words that describe the situation a question is about: they weigh more
+#: than the question's other words when ranking (``SITUATION_WEIGHT``).
+SITUATION = frozenset([
+    "copy", "copies", "copied", "leaves", "leave", "replacement", "replace", "counters",
+    "counter", "stack", "response", "respond", "priority", "control", "controller", "owner",
+    "zone", "exile", "exiled", "graveyard", "token", "tokens", "sacrifice", "cost", "costs",
+    "target", "targets", "trigger", "triggers", "triggered", "resolve", "resolves", "layer",
+    "layers", "timestamp", "dependency", "object", "face", "transform", "loses", "lose",
+    "multiplayer", "simultaneously", "same", "order", "illegal", "prevent", "damage",
+    "state", "loyalty", "commander", "mana", "value", "library", "draw", "cast"])
+SITUATION_WEIGHT = 1.5
+#: Words a player adds that say nothing about the rules ("my friend says").
+FILLER = frozenset([
+    "friend", "friends", "buddy", "says", "say", "said", "think", "thought", "thinks",
+    "know", "right", "wrong", "really", "actually", "just", "mtg", "arena", "magic",
+    "question", "wondering", "confused", "someone", "guy", "claims", "claim", "arguing",
+    "keep", "still", "even", "though", "like", "get", "gets", "got", "also", "then",
+    "now", "immediately", "way", "work", "works", "matter", "matters", "happen",
+    "exactly", "something", "anything", "thing", "things", "ok", "okay", "please",
+    "e", "g", "eg", "etc", "vs", "he", "she", "they", "them", "his", "her", "their", "him",
+    "someone's", "big", "about", "use", "using", "used"])
+#: First-person words: a query with them is a question, not a pasted rule.
+FIRST_PERSON = frozenset(["i", "i'm", "im", "i've", "ive", "my", "me", "mine", "we", "our", "us"])
+
+
 #: Words that make a question a question; they find nothing in the rules.
 QUESTION_WORDS = frozenset(
     ["what", "whats", "when", "where", "which", "who", "whom", "why", "how", "does", "do", "did", "can", "could", "should", "would", "happens", "happen", "happened", "many", "much", "i", "my", "me", "we", "you", "your", "yours", "it", "its", "there"])
+
+
+def slang_words() -> list[str]:
+    """Every word the slang table knows, both sides (for the embeddings)."""
+    return sorted({w for k, v in SLANG.items() for w in (*k.split(), *v.split())})
 
 
 def tables() -> dict[str, Any]:
@@ -61,4 +176,9 @@ def tables() -> dict[str, Any]:
         "synonyms": {k: list(v) for k, v in sorted(SYNONYMS.items())},
         "question_words": sorted(QUESTION_WORDS),
         "stop_words": sorted(STOP_WORDS),
+        "slang": dict(sorted(SLANG.items())),
+        "situation_words": sorted(SITUATION),
+        "situation_weight": SITUATION_WEIGHT,
+        "filler_words": sorted(FILLER),
+        "first_person": sorted(FIRST_PERSON),
     }

@@ -182,3 +182,56 @@ def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-300:] + done.stderr
     assert "702.19" in done.stdout
+
+
+def test_search_why_explains_each_result(indexed_data_dir):
+    r = run(indexed_data_dir, "search", "--why", "-n", "3",
+            "my opponent bounced my creature with Unsummon, do the +1/+1 counters stay?")
+    assert r.exit_code == 0, r.output
+    assert "Read as a question" in r.output
+    assert "card names left out: Unsummon" in r.output
+    assert "bounced → return to its owner's hand" in r.output
+    assert r.output.count("why: ") == 3
+    assert "meaning: similarity" in r.output
+
+
+def test_search_why_json_adds_fields_only_when_asked(indexed_data_dir):
+    plain = json.loads(run(indexed_data_dir, "search", "deck out", "--json", "-n", "2").output)
+    assert set(plain) == {"query", "release", "results", "suggestion"}
+    assert "why" not in plain["results"][0]
+    r = run(indexed_data_dir, "search", "if I deck out do I lose?", "--json", "--why", "-n", "2")
+    data = json.loads(r.output)
+    assert data["understood"]["slang"][0]["words"] == "deck out"
+    for item in data["results"]:
+        assert {"words", "slang", "found_by"} <= set(item["why"])
+
+
+def test_search_without_embeddings_warns_in_one_line(indexed_data_dir, tmp_path):
+    import shutil
+
+    from crsearch import embed
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(indexed_data_dir, data_dir)
+    for meta in data_dir.rglob(embed.META):
+        meta.write_bytes(b"\x00garbage")
+    r = run(data_dir, "search", "if I deck out do I lose?", "-n", "3")
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    lines = [ln for ln in r.output.splitlines() if "semantic ranking off" in ln]
+    assert len(lines) == 1, r.output
+
+
+def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from crsearch import embed
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(indexed_data_dir, data_dir)
+    monkeypatch.setattr(embed, "WEIGHTS_SHA256", "0" * 64)
+    r = run(data_dir, "index")
+    assert r.exit_code == 0, r.output
+    assert "no embeddings" in r.output and "SHA-256 mismatch" in r.output
+    r = run(data_dir, "search", "if I deck out do I lose?", "-n", "2")
+    assert r.exit_code == 0 and "semantic ranking off" in r.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -195,7 +197,10 @@ def test_a_10kb_query_is_answered(engine):
 FAST_QUERIES = ["trample", "deathtouch trample", "702.19c", "CR 510.1c-d", "lethal damage",
                 "first strike double strike", "flying reach block", "hexproof from", "APNAP",
                 "deathtuch", "menace blocked by two creatures", "can a tapped creature block",
-                "when does a player lose the game", "ward counter spell", "last known information"]
+                "when does a player lose the game", "ward counter spell", "last known information",
+                "my opponent bounced my creature with Unsummon, do the +1/+1 counters stay?",
+                "If at least one attacking or blocking creature has first strike or double strike "
+                "as the combat damage step begins, the only creatures that assign"]
 
 
 def test_the_fast_path_answers_common_queries_like_whoosh(engine):
@@ -241,3 +246,166 @@ def test_whoosh_loads_without_urllib_request_and_leaves_the_real_one_importable(
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+# -- questions in a player's words ---------------------------------------------
+
+def test_card_names_do_not_drive_the_ranking(engine):
+    got = ids(engine, "Big free-for-all game: I Oblivion Ring someone's creature and then I "
+                      "lose the game. Do they get the creature back?", 10)
+    assert not any(i.startswith("701.54") for i in got), got   # The Ring Tempts You
+    assert got, "the rest of the question still finds rules"
+    got = ids(engine, "Garruk, Unleashed has two loyalty and I use his -2 ability. "
+                      "Does he survive?", 10)
+    assert not any(i.startswith("702.98") for i in got), got   # Unleash
+
+
+def test_slang_finds_the_rules_wording(engine):
+    got = ids(engine, "if I deck out, do I lose right away or at the end of the turn?", 5)
+    assert any(i in ("704.5b", "121.4") for i in got), got
+    got = ids(engine, "my creature got bounced, do the +1/+1 counters stay on it?", 5)
+    assert any(i in ("122.2", "400.7") for i in got), got
+
+
+def test_a_subrule_that_answers_ranks_above_its_rule(engine):
+    scored = [("702.15", 3.0), ("810.9", 2.5), ("702.15b", 2.0), ("702.15", 1.0)]
+    got = engine._subrules_first(scored[:3])
+    assert [i for i, _ in got] == ["702.15b", "702.15", "810.9"]
+    assert [s for _, s in got] == [3.0, 2.5, 2.0]      # still sorted
+    # A rule with its own text answers too: it keeps its place.
+    assert engine._subrules_first([("601.2", 2.0), ("601.2c", 1.0)])[0][0] == "601.2"
+    # A subrule far below is not pulled up.
+    far = [("702.15", 4.0), ("a", 3.0), ("b", 2.0), ("c", 1.5), ("702.15b", 1.0)]
+    assert engine._subrules_first([(i if i in ("702.15", "702.15b") else "glossary:" + i, s)
+                                   for i, s in far])[0][0] == "702.15"
+
+
+def test_search_does_not_change_the_parsed_query(engine, monkeypatch):
+    from crsearch import search as search_module
+
+    seen = []
+    real_parse = search_module.parse
+
+    def spy(text):
+        q = real_parse(text)
+        seen.append((q, list(q.words)))
+        return q
+
+    monkeypatch.setattr(search_module, "parse", spy)
+    result = engine.search("deathtuch", 3)
+    assert result.suggestion == "deathtouch"
+    q, words_then = seen[0]
+    assert q.words == words_then == ["deathtuch"]
+
+
+def test_why_says_which_words_slang_and_meaning_matched(engine):
+    result = engine.search("my opponent bounced my creature, do the +1/+1 counters stay?", 5)
+    assert result.understood["question"] is True
+    assert [s["words"] for s in result.understood["slang"]] == ["bounced", "counters stay"]
+    data = result.to_dict(why=True)
+    assert set(data) == {"query", "release", "results", "suggestion", "understood"}
+    whys = [h["why"] for h in data["results"]]
+    assert any("counters" in w["words"] for w in whys)
+    assert any(w.get("semantic", {}).get("similarity", 0) > 0 for w in whys)
+    # Without --why the shape is the old one.
+    assert "why" not in result.to_dict()["results"][0]
+
+
+def _copy_index(engine, tmp_path):
+    import shutil
+
+    target = tmp_path / "index"
+    shutil.copytree(engine.index_dir, target)
+    return target
+
+
+QUESTION = "my opponent bounced my creature, do the +1/+1 counters stay?"
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt", "truncated", "other-model"])
+def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path, damage):
+    from crsearch import embed
+    from crsearch.search import Engine
+
+    target = _copy_index(engine, tmp_path)
+    if damage == "missing":
+        (target / embed.DATA).unlink()
+    elif damage == "corrupt":
+        (target / embed.META).write_text("{not json", encoding="utf-8")
+    elif damage == "truncated":
+        data = (target / embed.DATA).read_bytes()
+        (target / embed.DATA).write_bytes(data[: len(data) // 2])
+    else:
+        meta = json.loads((target / embed.META).read_text(encoding="utf-8"))
+        meta["sha256"] = "0" * 64
+        (target / embed.META).write_text(json.dumps(meta), encoding="utf-8")
+    result = Engine(target).search(QUESTION, 5)
+    assert result.results
+    notes = [n for n in result.notes if n.startswith("semantic ranking off")]
+    assert len(notes) == 1 and "\n" not in notes[0]
+    lexical = Engine(engine.index_dir, semantic=False).search(QUESTION, 5)
+    assert [h.id for h in result.results] == [h.id for h in lexical.results]
+
+
+def test_a_model_file_with_the_wrong_hash_builds_no_embeddings(tmp_path, monkeypatch, mini_release):
+    from crsearch import embed
+    from crsearch.index import build_index
+
+    monkeypatch.setattr(embed, "WEIGHTS_SHA256", "0" * 64)
+    warning = build_index(mini_release, tmp_path / "ix")
+    assert warning and "SHA-256" in warning
+    assert not (tmp_path / "ix" / embed.META).exists()
+
+
+def test_embeddings_are_built_with_the_index(engine):
+    from crsearch import embed
+
+    vectors = embed.Vectors(engine.index_dir)
+    assert set(vectors.ids) >= {"702.19", "glossary:Lethal Damage"}
+    vec = vectors.query(["counters", "zone", "object"])
+    assert vec is not None
+    assert vectors.similarity(vec, "122.2") > vectors.similarity(vec, "702.9b")
+    assert vectors.query(["xyzzyplugh"]) is None
+
+
+def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
+    import os
+    import shutil
+
+    from crsearch.search import engine_for
+    from crsearch.store import Store
+
+    stored = Store(indexed_data_dir).pick()
+
+    class Fake:
+        index_dir = tmp_path / "index"
+
+    shutil.copytree(stored.index_dir, Fake.index_dir)
+    first = engine_for(Fake)
+    assert engine_for(Fake) is first
+    terms = Fake.index_dir / "terms.json"
+    st = terms.stat()
+    os.utime(terms, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
+    assert engine_for(Fake) is not first
+
+
+def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):
+    # Only Whoosh's Porter stemmer (2 ms) is loaded, for words the release never uses.
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from crsearch.search import Engine\n"
+            "e = Engine(sys.argv[1])\n"
+            "r = e.search(sys.argv[2], 5)\n"
+            "assert r.results and r.understood['semantic'].startswith('fused'), r.understood\n"
+            "r = e.search(sys.argv[3], 5)\n"
+            "assert r.results\n"
+            "heavy = [m for m in ('whoosh.index', 'whoosh.searching', 'numpy', 'tokenizers',\n"
+            "                     'wordllama') if m in sys.modules]\n"
+            "print(heavy)\n")
+    passage = ("If at least one attacking or blocking creature has first strike or double strike "
+               "as the combat damage step begins, the only creatures that assign")
+    out = subprocess.run([sys.executable, "-c", code, str(engine.index_dir), QUESTION, passage],
+                         capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr

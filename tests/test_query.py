@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -10,7 +11,9 @@ from hypothesis import strategies as st
 
 from crsearch.errors import BadInput
 from crsearch.numbers import Span
-from crsearch.query import MAX_QUERY_CHARS, correct, parse
+from crsearch.query import MAX_QUERY_CHARS, card_names, correct, parse
+from crsearch.text import words
+from crsearch.vocab import SLANG, tables
 
 
 @pytest.mark.parametrize("text", ["CR 702.19c", "§702.19c", "rule 702.19c", "702.19C",
@@ -156,3 +159,61 @@ def test_alternatives_give_negations_and_synonyms():
     assert ["noncreature"] in alternatives("creature", vocab)
     assert ["put", "into", "graveyard", "battlefield"] in alternatives("dies", vocab)
     assert alternatives("zzz", vocab) == []
+
+
+# -- questions in a player's words ---------------------------------------------
+
+def test_a_question_is_not_a_pasted_passage():
+    q = parse("Ghave gets bounced with Unsummon. My friend says the counters disappear "
+              "so it dies as a 0/0 instead of going to my hand. Who is right?")
+    assert q.question and not q.passage
+    pasted = parse("If at least one attacking or blocking creature has first strike or double "
+                   "strike as the combat damage step begins, the only creatures that deal")
+    assert not pasted.question and pasted.passage
+
+
+@pytest.mark.parametrize("text, name", [
+    ("I Oblivion Ring someone's creature and then I lose. Does it come back?", "Oblivion Ring"),
+    ("Garruk, Unleashed has two loyalty and I use his -2. Does he survive?", "Garruk, Unleashed"),
+    ("Does Mikaeus's ability give my tokens undying?", "Mikaeus's"),
+    ("Can my Kalonian Hydra trample over a blocker?", "Kalonian Hydra"),
+    ("If I blink it with Teleportation Circle, does it keep its counters?", "Teleportation Circle"),
+])
+def test_card_names_in_questions_are_found_and_left_out(text, name):
+    q = parse(text)
+    assert name in q.names
+    left_out = {w for w in words(name)}
+    assert not left_out & set(q.terms), q.terms
+
+
+def test_rules_words_in_capitals_and_sentence_starts_are_not_names():
+    assert card_names("Does trample work? ETB triggers and SBA checks, player A and me.") == []
+    assert card_names("Commander tax: do I pay it?") == []
+
+
+def test_slang_is_read_as_rules_wording():
+    q = parse("if I deck out in response to a fizzle, do I lose?")
+    keys = [k for k, _ in q.slang]
+    assert keys == ["deck out", "in response", "fizzle"]
+    assert {"library", "priority", "resolve"} <= set(q.terms)
+    # The typed words stay.
+    assert "deck" in q.terms
+
+
+def test_filler_words_do_not_search():
+    q = parse("my friend says a creature with hexproof can't be targeted, is he right?")
+    assert "friend" not in q.terms and "says" not in q.terms
+    assert "hexproof" in q.terms
+
+
+def test_the_slang_table_is_one_json_table_for_the_site():
+    data = tables()
+    assert json.loads(json.dumps(data)) == data
+    assert data["slang"]["deck out"] == SLANG["deck out"]
+    for key in ("deck out", "fizzle", "bounce", "blink", "flicker", "dies to", "goes to the yard",
+                "on the stack", "in response", "another priority pass", "counters stay", "mill",
+                "tutor", "etb", "ltb", "sac", "pump", "wrath", "board wipe", "trample over",
+                "chump"):
+        assert key in data["slang"], key
+    # Keys that existed before stay.
+    assert {"jargon", "synonyms", "question_words", "stop_words"} <= set(data)
