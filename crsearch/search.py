@@ -229,9 +229,12 @@ class Engine:
                    filters: dict[str, str], limit: int = CANDIDATES
                    ) -> list[tuple[dict[str, Any], float]]:
         """The top BM25F candidates from the first backend able to answer."""
-        backends: list[FastBackend | WhooshBackend] = [self.whoosh] if self.fast is None \
-            else [self.fast, self.whoosh]
-        for backend in backends:
+        for first in (True, False):
+            # Whoosh is opened only when the fast path cannot answer.
+            backend: FastBackend | WhooshBackend = (self.fast if first and self.fast is not None
+                                                    else self.whoosh)
+            if not first and backend is self.fast:
+                break
             got = backend.candidates(pick, fields, required, filters, limit)
             if got is not None:
                 self.last_path = backend.name
