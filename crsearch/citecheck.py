@@ -327,29 +327,11 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
 
 
 def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Replace ``path`` with ``text`` atomically, keeping its permissions.
+    """Replace ``path`` with ``text`` atomically, keeping its permissions:
+    an interruption leaves the old file whole."""
+    from crsearch.files import write_atomic as write
 
-    The text goes to a temporary file in the same folder, which then replaces
-    the original in one step: an interruption leaves the old file whole.
-    """
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=".cite-check-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode(encoding))
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write(path, text.encode(encoding), mode=os.stat(path).st_mode & 0o7777, sync=True)
 
 
 __all__ = ["Citation", "check", "find", "fixed_text", "read_text", "write_atomic"]

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from crsearch import __version__
-from crsearch.cli_common import State, emit, emit_json, rules, styled, width
+from crsearch.cli_common import State, cite_options, emit, emit_json, rules, styled, width
 from crsearch.completion import complete_rule_ids
 from crsearch.errors import CRSearchError, NotFound
 from crsearch.terminal import printable
@@ -304,11 +304,7 @@ class _Progress:
 @click.argument("ids", nargs=-1, required=True, shell_complete=complete_rule_ids)
 @click.option("--no-children", is_flag=True, help="Show only the rule itself, not its subrules.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
-              flag_value="plain", default=None,
-              help="Paste-ready quotes (--cite=md: Markdown with links to the site).")
-@click.option("--site-url", metavar="URL", default=None,
-              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
+@cite_options("the rules")
 @click.pass_context
 def rule(ctx: click.Context, ids: tuple[str, ...], no_children: bool, as_json: bool,
          cite_fmt: str | None = None, site_url: str | None = None) -> None:

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+F = TypeVar("F", bound="Callable[..., Any]")
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from crsearch.api import Rules
     from crsearch.store import Store, StoredRelease
 
@@ -40,6 +44,21 @@ class State:
 
     def stored(self) -> StoredRelease:
         return self.rules().stored()
+
+
+def cite_options(what: str) -> Callable[[F], F]:
+    """``--cite[=plain|md]`` and ``--site-url`` for a command that can quote
+    ``what`` ("the rules", "the results", "each term")."""
+
+    def add(f: F) -> F:
+        f = click.option("--site-url", metavar="URL", default=None,
+                         help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")(f)
+        return click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+                            flag_value="plain", default=None,
+                            help=f"Paste-ready quotes of {what} (--cite=md: Markdown with links "
+                                 "to the site).")(f)
+
+    return add
 
 
 def rules(ctx: click.Context) -> Rules:

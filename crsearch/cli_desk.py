@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 
-from crsearch.cli_common import State, emit, emit_json, width
+from crsearch.cli_common import State, cite_options, emit, emit_json, width
 
 
 def _state(ctx: click.Context) -> State:
@@ -73,11 +73,7 @@ def render_explain(result: dict[str, Any], width: int | None, tty: bool) -> str:
 @click.command()
 @click.argument("text", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
-              flag_value="plain", default=None,
-              help="Print a paste-ready quote for each term (--cite=md: Markdown with links).")
-@click.option("--site-url", metavar="URL", default=None,
-              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
+@cite_options("each term")
 @click.pass_context
 def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: str | None,
             site_url: str | None) -> None:

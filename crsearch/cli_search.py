@@ -11,7 +11,7 @@ import time
 
 import click
 
-from crsearch.cli_common import emit, emit_json, rules, width
+from crsearch.cli_common import cite_options, emit, emit_json, rules, width
 from crsearch.completion import complete_glossary, complete_keywords
 
 
@@ -21,11 +21,7 @@ from crsearch.completion import complete_glossary, complete_keywords
 @click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True,
               help="How many results to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
-              flag_value="plain", default=None,
-              help="Paste-ready quotes of the results (--cite=md: Markdown with links).")
-@click.option("--site-url", metavar="URL", default=None,
-              help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")
+@cite_options("the results")
 @click.option("--why", is_flag=True,
               help="Show why each result matched: words, slang read as rules wording, meaning.")
 @click.pass_context

@@ -8,7 +8,6 @@ Standard library and click only; click calls these through ``shell_complete``.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 CACHE_NAME = "completion-terms.json"
@@ -57,16 +56,12 @@ def terms(stored: Any) -> dict[str, list[str]]:
         "keywords": [r.title for r in release.rules
                      if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title],
     }
-    import tempfile
+    import json
+
+    from crsearch.files import write_atomic
 
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".completion-", dir=stored.path)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            import json
-
-            json.dump(data, f, ensure_ascii=False)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
     except OSError:
         pass  # a read-only data folder: complete without the cache
     return data

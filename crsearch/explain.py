@@ -23,7 +23,6 @@ from __future__ import annotations
 from crsearch.glossary import KEYWORD_CHAPTERS, is_keyword_id
 
 import json
-import os
 import re
 from typing import Any
 
@@ -456,23 +455,13 @@ def table_for(stored: Any) -> dict[str, Any]:
 
 def _write_cache(path: Any, data: dict[str, Any]) -> None:
     """Write the cache atomically; a read-only data folder just goes without."""
-    import tempfile
+    from crsearch.files import write_atomic
 
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".explain-", dir=path.parent)
+        write_atomic(path, text.encode("utf-8"))  # 0644, like the release's other files
     except OSError:
         return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
-        os.chmod(tmp, 0o644)  # like the release's other files, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def export(release: Any) -> dict[str, Any]:

@@ -15,6 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
 LATEST = ARCHIVE / "2026-08-07.txt"
+#: The browser tests drive Debian's Chromium (never a downloaded browser).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = ROOT / "test-output" / "screenshots"
 
 
 ARCHIVE_SIZE = 114
@@ -90,7 +95,7 @@ def mini_data_dir(tmp_path, mini_bytes) -> Path:
 
 @pytest.fixture(scope="session")
 def latest_site(tmp_path_factory, latest_release) -> Path:
-    """The 2026-08-07 site, built once with its Pagefind index (read-only!)."""
+    """The 2026-08-07 site, built once with its search data (read-only!)."""
     from crsearch import site
 
     out = tmp_path_factory.mktemp("site-latest") / "site"
@@ -116,3 +121,37 @@ def axe_violations():
         return [v for v in result["violations"] if v["impact"] in impacts]
 
     return run
+
+
+def require_chromium() -> None:
+    """Browser tests are never skipped: one that cannot run fails, in CI and locally."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium "
+                    "(sudo apt-get install chromium); .ci/run does this", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium, driven by Playwright, for the whole session."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(latest_site):
+    """``site serve`` of the 2026-08-07 site, in a thread, on a free loopback port."""
+    import threading
+
+    from crsearch import site
+
+    server = site.make_server(latest_site, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()

@@ -7,45 +7,9 @@ a chapter page, a search and the phone/dark views go to ``test-output/screenshot
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 import pytest
+from conftest import SHOTS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-
-
-def _require_chromium() -> None:
-    # Never skipped: a browser test that cannot run is a failure, in CI and locally.
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium "
-                    "(sudo apt-get install chromium); .ci/run does this", pytrace=False)
-
-
-@pytest.fixture(scope="module")
-def base_url(latest_site):
-    from crsearch import site
-
-    server = site.make_server(latest_site, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

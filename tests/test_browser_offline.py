@@ -9,21 +9,12 @@ network.  Screenshots go to ``test-output/screenshots``.
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
+from conftest import SHOTS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: CI must install the chromium package")
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 
 
 class Server:
@@ -40,16 +31,6 @@ class Server:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

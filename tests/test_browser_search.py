@@ -10,22 +10,11 @@ pages.  Screenshots go to ``test-output/screenshots``.
 
 from __future__ import annotations
 
-import os
-import threading
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from conftest import SHOTS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: CI must install the chromium package")
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 
 #: The ids a search page lists, in order, once the search has answered.
 RESULTS = """() => {
@@ -33,28 +22,6 @@ RESULTS = """() => {
   if (!r || r.getAttribute("aria-busy")) return null;
   return Array.from(r.querySelectorAll("li[data-id]")).map(li => li.getAttribute("data-id"));
 }"""
-
-
-@pytest.fixture(scope="module")
-def base_url(latest_site):
-    from crsearch import site
-
-    server = site.make_server(latest_site, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

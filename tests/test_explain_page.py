@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -11,9 +10,6 @@ import pytest
 
 from crsearch import explain
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -51,16 +47,12 @@ def bench_texts() -> list[str]:
     return [c["text"] for path in (CARDS, HELDOUT, HELDOUT2) for c in load_cards(path)]
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                    reason="Debian's chromium is not installed")
-def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release):
-    from playwright.sync_api import sync_playwright
-
+def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release, browser):
     table = explain.build(latest_release)
     texts = bench_texts()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto((site_dir / "explain.html").as_uri())  # file://: no server, no network
@@ -70,7 +62,8 @@ def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release):
         page.click("#explain-form button")
         marks = page.locator("#explain-text mark").all_inner_texts()
         items = page.locator("#explain-terms li").count()
-        browser.close()
+    finally:
+        context.close()
     assert errors == []
     for text, js in zip(texts, got):
         py = [[t["span"], t["id"]] for t in explain.find(text, table)]
