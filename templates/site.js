@@ -131,11 +131,13 @@
     return null;
   };
   /* Load the word files of ``words`` (words and stems); question words
-     only for a pasted passage (a typed question never searches for them). */
-  Engine.prototype.need = function (words, passage) {
+     only for a pasted passage (a typed question never searches for them).
+     ``stems``: the words are stems, always loaded ("one" stems to "on",
+     which is a stop word but not a stop stem). */
+  Engine.prototype.need = function (words, passage, stems) {
     var self = this, keys = new Set();
     words.forEach(function (w) {
-      if (self.stop.has(w) || (!passage && self.questionWords.has(w))) return;
+      if (!stems && (self.stop.has(w) || (!passage && self.questionWords.has(w)))) return;
       var k = self.shardOf(w);
       if (k !== null) keys.add(k);
     });
@@ -178,7 +180,7 @@
         more.push(e[1]);
         if (e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more);
+      return self.need(more, false, true);
     }).catch(function () {});
   };
   Engine.prototype.blockOf = function (num) {
@@ -698,7 +700,7 @@
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more, q.passage).then(function () { return [titles, early]; });
+      return self.need(more, q.passage, true).then(function () { return [titles, early]; });
     }).then(function (got) {
       var titles = got[0], early = got[1], cited = [];
       if (q.passage) {

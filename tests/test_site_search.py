@@ -54,11 +54,30 @@ def test_tables_are_the_clis(meta):
     assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
 
 
+def test_question_tables_are_the_clis(meta):
+    """What the site needs to read a question comes from the CLI's Python."""
+    from whoosh.lang.porter import stem
+
+    from crsearch import query, search
+    from crsearch.vocab import SITUATION
+
+    assert meta["rank"]["question_candidates"] == search.QUESTION_CANDIDATES
+    assert meta["rank"]["semantic_min_terms"] == search.SEMANTIC_MIN_TERMS
+    assert meta["rank"]["max_terms"] == query.MAX_TERMS
+    assert {k: v for k, v in meta["question"].items() if k != "situation_stems"} == query.tables()
+    assert "oblivion" not in meta["question"]["not_names"] and "when" in meta["question"]["question_start"]
+    assert meta["question"]["situation_stems"] == sorted({stem(w) for w in SITUATION})
+    # "702.15. Lifelink" is only a title; "702.15a" and "104.3" are not.
+    assert "702.15" in meta["title_rules"] and "104.3" not in meta["title_rules"]
+    assert all("." in i and i[-1].isdigit() for i in meta["title_rules"])
+
+
 def test_site_js_keeps_no_word_list_of_its_own():
     from crsearch.paths import templates_dir
 
     js = (templates_dir() / "site.js").read_text(encoding="utf-8")
-    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\""):
+    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\"",
+                 "\"deck out\"", "\"friend\"", "\"graveyard\"", "\"whose\""):
         assert word not in js.lower()
 
 
