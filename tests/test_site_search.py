@@ -145,15 +145,20 @@ def test_documents_carry_their_url(latest_site, meta, latest_release):
 
 def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
     """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
-    from crsearch.index import FAST, FAST_POSTINGS, read_block
+    from crsearch.fastindex import FastBackend
+    from crsearch.index import FIELD_BOOSTS, INDEX_FORMAT
     from crsearch.store import Store
 
-    index_dir = Store(indexed_data_dir).pick().index_dir
-    fast = json.loads((index_dir / FAST).read_text(encoding="utf-8"))
+    fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
+    assert fast is not None
     ids = _unpack(meta["ids"])
     for stem in ("trampl", "deathtouch", "planeswalk"):
-        docs, scores = read_block(index_dir / FAST_POSTINGS, fast["postings"][stem])
-        cli = {fast["docids"][d]: s for d, s in zip(docs, scores)}
+        got_postings = fast.postings(stem)
+        assert got_postings is not None
+        docs, fields = got_postings
+        # Summed field by field with the boosts, as a typed query sums them.
+        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(FIELD_BOOSTS.values()))
+               for i, d in enumerate(docs)}
         key = site_search.shard_key(stem, set(meta["shards"]))
         df, deltas, ours = read_data(latest_site / "search" / meta["shards"][key])["p"][stem][:3]
         nums, d = [], 0
@@ -163,7 +168,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
         got = {ids[n]: s / meta["rank"]["scale"] for n, s in zip(nums, ours)}
         assert got.keys() == cli.keys()
         assert all(abs(got[k] - cli[k]) <= 0.0006 for k in cli)
-        assert df == fast["df"].get(stem, 0)
+        assert df == fast.doc_frequency(stem)
 
 
 def test_words_know_their_stem_count_and_other_wordings(latest_site, meta):
