@@ -1,13 +1,16 @@
-"""Search quality of the built site against the CLI, on the development set.
+"""Search quality of the built site against the CLI: development set and real questions.
 
-    python bench/site_search_quality.py [--release 2026-08-07] [--verbose]
+    python bench/site_search_quality.py [--release 2026-08-07] [--verbose] [--no-real]
 
 Builds the site of the release, serves it on 127.0.0.1, and runs every query
 of ``bench/queries.json`` through ``search.html?q=...`` in headless Chromium
 (Debian's, driven by Playwright): the ids ranked are read from the result
 links inside ``#results``.  The same queries go through ``crsearch search``'s
-engine.  Prints R@1, R@5 and MRR@10 side by side, per kind and overall, and
-whether the site reaches 0.9 of the CLI's MRR@10 (the goal of issue #10).
+engine twice: with its embeddings off (the lexical ranking the site mirrors)
+and on.  ``bench/real_questions.json`` runs too, its development and held-out
+parts apart.  Prints R@1, R@5 and MRR@10 side by side, per kind and overall,
+how often the site's first result and top five equal the CLI's lexical
+ones, and whether the site reaches 0.9 of the CLI's MRR@10 (issue #10).
 """
 
 from __future__ import annotations
@@ -51,18 +54,45 @@ def site_ranker(page, base: str):
     return run
 
 
+def agreement(a_rank, b_rank, queries: list[dict], k: int = 5) -> tuple[float, float]:
+    """How often two rankers agree: same first result, same top ``k`` (in order)."""
+    same1 = samek = 0
+    for q in queries:
+        a, b = a_rank(q["query"], k), b_rank(q["query"], k)
+        same1 += a[:1] == b[:1]
+        samek += a[:k] == b[:k]
+    n = len(queries) or 1
+    return same1 / n, samek / n
+
+
+def memo(ranker):
+    """The ranker with its answers kept (each query runs once in the browser)."""
+    seen: dict[tuple[str, int], list[str]] = {}
+
+    def run(query: str, limit: int = 10) -> list[str]:
+        if (query, 10) not in seen:
+            seen[(query, 10)] = ranker(query, 10)
+        return seen[(query, 10)][:limit]
+
+    return run
+
+
 def main() -> None:
-    from search_quality import build_store, crsearch_ranker, evaluate, load_queries
+    from search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
 
     from crsearch import site
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")
     ap.add_argument("--verbose", "-v", action="store_true", help="list queries the site does not rank first")
+    ap.add_argument("--no-real", action="store_true", help="the development set only")
     args = ap.parse_args()
     queries = load_queries()
+    real = [] if args.no_real else load_real()
     stored, release, _ = build_store(args.release)
-    cli = evaluate(crsearch_ranker(stored), queries)
+    lexical = memo(crsearch_ranker(stored, semantic=False))
+    cli = evaluate(lexical, queries + real)
+    semantic = evaluate(crsearch_ranker(stored, semantic=True), queries + real)
     out = Path(tempfile.mkdtemp(prefix="crsearch-site-quality-")) / "site"
     t = time.perf_counter()
     site.build(release, out)
@@ -78,20 +108,32 @@ def main() -> None:
         page = browser.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         t = time.perf_counter()
-        ours = evaluate(site_ranker(page, base), queries, args.verbose, "site")
+        site_rank = memo(site_ranker(page, base))
+        ours = evaluate(site_rank, queries + real, args.verbose, "site")
         run_s = time.perf_counter() - t
+        agree = {"development set": agreement(site_rank, lexical, queries),
+                 "real questions": agreement(site_rank, lexical, real)}
         browser.close()
     server.shutdown()
-    print(f"{len(queries)} queries, release {args.release}; site built in {build_s:.1f} s, "
-          f"queries run in the browser in {run_s:.1f} s; JavaScript errors: {len(errors)}\n")
-    print(f"{'kind':<20}{'n':>4}   {'site R@1':>9} {'R@5':>6} {'MRR@10':>7}"
-          f"   {'CLI R@1':>8} {'R@5':>6} {'MRR@10':>7}   site/CLI")
+    print(f"{len(queries)} development queries, {len(real)} real questions "
+          f"({sum(1 for q in real if q.get('holdout'))} held out), release {args.release}; "
+          f"site built in {build_s:.1f} s, queries run in the browser in {run_s:.1f} s; "
+          f"JavaScript errors: {len(errors)}\n")
+    print("MRR@10 (R@1 / R@5): the site, the CLI with embeddings off (what the site mirrors),"
+          " and the CLI with embeddings (WordLlama)\n")
+    print(f"{'kind':<20}{'n':>4}   {'site':>19}   {'CLI lexical':>19}   {'CLI + embeddings':>19}"
+          f"   site/CLI lexical")
+
+    def cell(row) -> str:
+        return f"{row[3]:.3f} ({row[1]:.2f}/{row[2]:.2f})"
+
     for kind in cli:
-        n, a1, a5, am = ours[kind]
-        _, b1, b5, bm = cli[kind]
-        share = am / bm if bm else 1.0
-        print(f"{kind:<20}{n:>4}   {a1:>9.3f} {a5:>6.3f} {am:>7.3f}"
-              f"   {b1:>8.3f} {b5:>6.3f} {bm:>7.3f}   {share:>8.2f}")
+        share = ours[kind][3] / cli[kind][3] if cli[kind][3] else 1.0
+        print(f"{kind:<20}{cli[kind][0]:>4}   {cell(ours[kind]):>19}   {cell(cli[kind]):>19}"
+              f"   {cell(semantic[kind]):>19}   {share:>8.2f}")
+    print()
+    for name, (a1, ak) in agree.items():
+        print(f"site vs CLI lexical, {name}: same first result {a1:.0%}, same top 5 {ak:.0%}")
     am, bm = ours["ALL"][3], cli["ALL"][3]
     print(f"\ngoal: site MRR@10 >= 0.9 x CLI's: {'met' if am >= 0.9 * bm else 'NOT met'} "
           f"({am:.3f} vs {bm:.3f}, {am / bm:.2f})")

@@ -211,6 +211,13 @@ _NOT_NAMES = _QUESTION_START | QUESTION_WORDS | FIRST_PERSON | STOP_WORDS | froz
 _CONNECTORS = frozenset(["of", "the", "from", "and", "to", "in", "on", "a", "de", "des", "du"])
 
 
+def tables() -> dict[str, list[str]]:
+    """The word lists that ``is_question`` and ``card_names`` use, as plain
+    data (the site's search exports them; ``site_search.build``)."""
+    return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
+            "connectors": sorted(_CONNECTORS)}
+
+
 def card_names(text: str) -> list[str]:
     """Card (or character) names in a question, as typed.
 

@@ -606,8 +606,7 @@ class Engine:
 
     def _is_title_rule(self, id: str) -> bool:
         """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
-        doc = self.stored(id) or {}
-        return len(words(doc.get("text", ""))) <= 4
+        return is_title_text((self.stored(id) or {}).get("text", ""))
 
     def _subrules_first(self, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """The most specific answer first: a title rule ranked just above one
@@ -662,6 +661,12 @@ class Engine:
         if q.names:
             why["ignored_names"] = list(q.names)
         return why
+
+
+def is_title_text(text: str) -> bool:
+    """True for the text of a rule that is only a title ("Lifelink"): a
+    question's ranking puts its subrules first (the site exports which)."""
+    return len(words(text)) <= 4
 
 
 def _ancestors(id: str) -> list[str]:

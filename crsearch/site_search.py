@@ -272,7 +272,9 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
-    from crsearch.vocab import QUESTION_WORDS
+    from crsearch import numbers
+    from crsearch import query as parsing
+    from crsearch.vocab import QUESTION_WORDS, SITUATION
     meta = {
         "format": 1,
         "date": release.effective_date,
@@ -283,7 +285,18 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                  "parent_max": ranking.PARENT_MAX, "glossary_multi": ranking.GLOSSARY_MULTI,
                  "passage_terms": ranking.PASSAGE_TERMS, "common": COMMON,
                  "snippet_words": ranking.SNIPPET_WORDS, "scale": SCALE,
-                 "boosts": FIELD_BOOSTS},
+                 "boosts": FIELD_BOOSTS,
+                 "question_candidates": ranking.QUESTION_CANDIDATES,
+                 "semantic_min_terms": ranking.SEMANTIC_MIN_TERMS,
+                 "max_terms": parsing.MAX_TERMS},
+        # Questions in a player's words (query.is_question, card_names): the
+        # parser's word lists, the situation words' stems (as the CLI stems
+        # them), and the rules that are only a title (their subrules first).
+        "question": {**parsing.tables(),
+                     "situation_stems": sorted({stem_of(w) for w in SITUATION})},
+        "title_rules": [d["id"] for d in docs if not d["id"].startswith(GLOSSARY_PREFIX)
+                        and numbers.kind(d["id"]) == "rule"
+                        and ranking.is_title_text(d.get("text", ""))],
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],

@@ -54,6 +54,16 @@
     this.stop = new Set(m.tables.stop_words);
     this.questionWords = new Set(m.tables.question_words);
     this.jargon = m.tables.jargon;
+    /* Questions in a player's words (query.is_question, card_names, slang_in). */
+    this.slang = m.tables.slang || {};
+    this.filler = new Set(m.tables.filler_words || []);
+    this.firstPerson = new Set(m.tables.first_person || []);
+    var qt = m.question || {};
+    this.questionStart = new Set(qt.question_start || []);
+    this.notNames = new Set(qt.not_names || []);
+    this.connectors = new Set(qt.connectors || []);
+    this.situationStems = new Set(qt.situation_stems || []);
+    this.titleRules = new Set(m.title_rules || []);
     this.ids = unpackIds(m.ids);
     this.num = new Map();
     this.ids.forEach(function (id, i) { self.num.set(id, i); });
@@ -121,11 +131,13 @@
     return null;
   };
   /* Load the word files of ``words`` (words and stems); question words
-     only for a pasted passage (a typed question never searches for them). */
-  Engine.prototype.need = function (words, passage) {
+     only for a pasted passage (a typed question never searches for them).
+     ``stems``: the words are stems, always loaded ("one" stems to "on",
+     which is a stop word but not a stop stem). */
+  Engine.prototype.need = function (words, passage, stems) {
     var self = this, keys = new Set();
     words.forEach(function (w) {
-      if (self.stop.has(w) || (!passage && self.questionWords.has(w))) return;
+      if (!stems && (self.stop.has(w) || (!passage && self.questionWords.has(w)))) return;
       var k = self.shardOf(w);
       if (k !== null) keys.add(k);
     });
@@ -168,7 +180,7 @@
         more.push(e[1]);
         if (e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more);
+      return self.need(more, false, true);
     }).catch(function () {});
   };
   Engine.prototype.blockOf = function (num) {
@@ -440,18 +452,112 @@
       });
       q.words = expanded;
     }
-    q.passage = q.words.length >= 9 || LOST_NUMBER.test(text) || (q.words.length >= 6 && /[.;:]\s+\w/u.test(text));
+    var lost = LOST_NUMBER.test(text);
+    q.question = this.isQuestion(text, q.words, lost);
+    q.names = []; q.slang = [];
+    if (q.question) {
+      q.names = this.cardNames(text);
+      var drop = new Set();
+      q.names.forEach(function (n) { self.wordsOf(n).forEach(function (w) { drop.add(w); }); });
+      q.words = q.words.filter(function (w) { return !drop.has(w); });
+      q.slang = this.slangIn(q.words);
+    }
+    q.passage = !q.question && (q.words.length >= 9 || lost || (q.words.length >= 6 && /[.;:]\s+\w/u.test(text)));
     if (!q.words.length && !q.ids.length && !Object.keys(q.filters).length) {
       throw new BadInput("the query has nothing to search for: type a rule number, a keyword, a term or a question");
     }
     return q;
   };
+  /* Distinct content words (ParsedQuery.terms); for a question, without
+     filler and with the slang's rules wording added. */
   Engine.prototype.terms = function (q) {
     var self = this, out = [];
-    q.words.forEach(function (w) {
-      if (!self.stop.has(w) && out.indexOf(w) < 0 && (q.passage || !self.questionWords.has(w))) out.push(w);
+    q.words.concat(this.slangWords(q)).forEach(function (w) {
+      if (!self.stop.has(w) && out.indexOf(w) < 0 && (q.passage || !self.questionWords.has(w))
+          && !(q.question && self.filler.has(w))) out.push(w);
     });
-    return out.slice(0, 40);
+    return out.slice(0, this.rank.max_terms || 40);
+  };
+  Engine.prototype.slangWords = function (q) {
+    var self = this, out = [];
+    (q.slang || []).forEach(function (p) { out.push.apply(out, self.wordsOf(p[1])); });
+    return out;
+  };
+
+  /* query.is_question: "?", "I"/"my"/"me", or a question word first
+     (unless the text lost a rule number, as pasted web text does). */
+  Engine.prototype.isQuestion = function (text, ws, lost) {
+    var self = this;
+    if (!ws.length) return false;
+    return text.indexOf("?") >= 0 || ws.some(function (w) { return self.firstPerson.has(w); })
+      || (!lost && this.questionStart.has(ws[0]));
+  };
+
+  var CAP_TOKEN = /[A-Z][\p{L}\p{N}_'\u2019-]*|[\p{L}\p{N}_'\u2019-]+|[.?!:;,()"]/gu;
+  /* query.card_names: runs of capitalised words ("Xenagos, God of Revels"),
+     a lone one not first in its sentence, or one with a possessive. */
+  Engine.prototype.cardNames = function (text) {
+    var self = this, tokens = text.match(CAP_TOKEN) || [], names = [], run = [], runCaps = 0;
+    var startOfSentence = true, runStartsSentence = false;
+    function cap(t) {
+      var core = t.split("'")[0].split("\u2019")[0];
+      return /^\p{Lu}/u.test(t) && core.length > 1
+        && !(core.toUpperCase() === core && core.toLowerCase() !== core)
+        && !self.notNames.has(core.toLowerCase());
+    }
+    function flush() {
+      while (run.length && !cap(run[run.length - 1])) run.pop();
+      if (run.length) {
+        var last = run[run.length - 1];
+        var possessive = /(?:'s|\u2019s|s')$/.test(last);
+        if (runCaps >= 2 || !runStartsSentence || possessive) names.push(run.join(" ").split(" ,").join(","));
+      }
+      run = []; runCaps = 0;
+    }
+    tokens.forEach(function (t) {
+      if (cap(t)) {
+        if (!run.length) runStartsSentence = startOfSentence;
+        run.push(t); runCaps++;
+        startOfSentence = false;
+      } else if (run.length && (self.connectors.has(t.toLowerCase()) || t === ",")) {
+        run.push(t);
+      } else {
+        flush();
+        if (".?!:;()\"".indexOf(t) >= 0 && t.length === 1) startOfSentence = true;
+        else if (t !== ",") startOfSentence = false;
+      }
+    });
+    flush();
+    return names;
+  };
+
+  /* query.slang_in: slang phrases (vocab.SLANG), longest first. */
+  Engine.prototype.slangIn = function (ws) {
+    var found = [], seen = new Set(), n = ws.length, i = 0;
+    while (i < n) {
+      var hit = false;
+      for (var size = 4; size >= 1; size--) {
+        var key = ws.slice(i, i + size).join(" ");
+        if (i + size <= n && Object.prototype.hasOwnProperty.call(this.slang, key)) {
+          if (!seen.has(key)) { seen.add(key); found.push([key, this.slang[key]]); }
+          i += size; hit = true; break;
+        }
+      }
+      if (!hit) i += 1;
+    }
+    return found;
+  };
+
+  /* Engine._keep_titles: a "name" that is a rules title ("First Strike")
+     goes back into the words. */
+  Engine.prototype.keepTitles = function (q) {
+    var self = this, back = q.names.filter(function (n) {
+      var t = self.normTitle(n);
+      return Object.prototype.hasOwnProperty.call(self.keywords, t) || Object.prototype.hasOwnProperty.call(self.glossary, t);
+    });
+    if (!back.length) return;
+    q.names = q.names.filter(function (n) { return back.indexOf(n) < 0; });
+    back.forEach(function (n) { q.words = q.words.concat(self.wordsOf(n)); });
   };
 
   /* difflib.SequenceMatcher(None, a, b).ratio() (no junk: words are short). */
@@ -485,8 +591,11 @@
 
   /* Typo correction (query.correct): only words the release never uses. */
   Engine.prototype.correct = function (q) {
-    var self = this, todo = q.words.filter(function (w) {
-      return !(self.inVocab(w) || !/^\p{L}+$/u.test(w) || w.length < 4 || self.stop.has(w));
+    /* In a question, capitalised words are names more often than typos. */
+    var self = this, keep = new Set();
+    if (q.question) (q.text.match(/\b[A-Z][\p{L}\p{N}_']*/gu) || []).forEach(function (t) { keep.add(self.foldText(t)); });
+    var todo = q.words.filter(function (w) {
+      return !(self.inVocab(w) || !/^\p{L}+$/u.test(w) || w.length < 4 || self.stop.has(w) || keep.has(w));
     });
     if (!todo.length) return Promise.resolve(null);
     var letters = Array.from(new Set(todo.map(function (w) { return w[0]; })));
@@ -529,6 +638,7 @@
     var self = this, R = this.rank, q;
     limit = limit || 10;
     try { q = this.parse(text); } catch (e) { return Promise.reject(e); }
+    if (q.names && q.names.length) this.keepTitles(q);
     var result = { query: text, release: this.m.date, results: [], suggestion: null, error: null, near: null };
     if (q.badNumber) {
       result.error = q.badReason || (JSON.stringify(q.badNumber) + " is not a rule number");
@@ -570,7 +680,7 @@
       return q.passage ? null : self.correct(q);
     }).then(function (suggestion) {
       if (suggestion) { result.suggestion = suggestion; q.words = suggestion.split(" "); }
-      return self.need(q.words.concat(q.phrases.join(" ").split(" ")), q.passage);
+      return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q)), q.passage);
     }).then(function () {
       // Titles need no more data: the sure first results can be shown while
       // the files of stems and other wordings load.
@@ -590,7 +700,7 @@
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more, q.passage).then(function () { return [titles, early]; });
+      return self.need(more, q.passage, true).then(function () { return [titles, early]; });
     }).then(function (got) {
       var titles = got[0], early = got[1], cited = [];
       if (q.passage) {
@@ -816,7 +926,12 @@
       cands.push([d, v]);
     });
     cands.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-    cands = cands.slice(0, R.candidates);
+    /* A question in a player's words re-ranks more candidates. */
+    var longQuestion = q.question && terms.length >= R.semantic_min_terms;
+    cands = cands.slice(0, longQuestion ? R.question_candidates : R.candidates);
+    /* Subrules move up past their title rule by up to three places: the
+       places just below the first ``need`` must be exact too. */
+    if (longQuestion) need += 3;
     if (!cands.length) return Promise.resolve([]);
     var ids = cands.map(function (c) { return self.ids[c[0]]; });
     var qbigrams = pairs(q.words);
@@ -827,7 +942,12 @@
     Object.keys(alts).forEach(function (k) { alts[k].forEach(function (a) { a.forEach(function (s) { altStems.add(s); }); }); });
     var stemSet = new Set(stems.filter(function (s) { return !altStems.has(s); }).concat(Object.keys(alts)));
     var weights = {}, totalWeight = 0;
-    stemSet.forEach(function (s) { weights[s] = self.idf(s); totalWeight += weights[s]; });
+    stemSet.forEach(function (s) {
+      weights[s] = self.idf(s);
+      /* "copy", "leaves", "the stack": what the question is about. */
+      if (q.question && self.situationStems.has(s)) weights[s] *= self.m.tables.situation_weight;
+      totalWeight += weights[s];
+    });
     totalWeight = totalWeight || 1.0;
     var question = !q.passage && q.words.some(function (w) { return self.questionWords.has(w); });
     var inCands = {};
@@ -898,8 +1018,26 @@
         scored.push([r.id, score]);
       });
       scored.sort(function (a, b) { return b[1] - a[1]; });
-      return scored;
+      return longQuestion ? self.subrulesFirst(scored) : scored;
     });
+  };
+
+  /* Engine._subrules_first: a title rule ranked just above one of its own
+     subrules (within three places) goes below it. */
+  Engine.prototype.subrulesFirst = function (scored) {
+    var ids = scored.map(function (x) { return x[0]; }), moved = new Set();
+    for (var i = 0; i < ids.length; i++) {
+      var id = ids[i];
+      if (moved.has(id) || !this.titleRules.has(id)) continue;
+      for (var j = i + 1; j < Math.min(i + 4, ids.length); j++) {
+        if (ids[j].indexOf("glossary:") !== 0 && parentId(ids[j]) === id) {
+          ids.splice(i, 0, ids.splice(j, 1)[0]);
+          moved.add(id);
+          break;
+        }
+      }
+    }
+    return ids.map(function (id, n) { return [id, scored[n][1]]; });
   };
 
   /* -- results ------------------------------------------------------------------ */

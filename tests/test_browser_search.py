@@ -107,7 +107,7 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
     from crsearch.search import Engine
     from crsearch.store import Store
 
-    engine = Engine(Store(indexed_data_dir).pick().index_dir)
+    engine = Engine(Store(indexed_data_dir).pick().index_dir, semantic=False)
     for query in ["trample", "deathtouch trample", "hexproof from", "ETB tapped",
                   "can a creature with defender attack", "kind:rule state-based actions",
                   "\"first strike\"", "who chooses first when players make choices at the same time",
@@ -117,6 +117,66 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
                   "what happens to a token that leaves the battlefield"]:
         cli = [h.id for h in engine.search(query, 5).results]
         assert search(page, base_url, query)[:5] == cli, query
+
+
+@pytest.fixture(scope="module")
+def lexical(indexed_data_dir):
+    """The CLI's engine with its embeddings off: what the site mirrors."""
+    from crsearch.search import Engine
+    from crsearch.store import Store
+
+    return Engine(Store(indexed_data_dir).pick().index_dir, semantic=False)
+
+
+@pytest.mark.parametrize(("query", "check"), [
+    # A card name is left out: "Ring" does not bring up the Ring tempting you.
+    ("Can Oblivion Ring exile a creature with protection from white?",
+     lambda ids: "701.54" not in ids and not any(i.startswith("701.54") for i in ids)
+     and ids[0] in ("701.13a", "702.16c")),
+    # Slang in the rules' words: deck out -> drawing from an empty library.
+    ("I deck out, do I lose right away?", lambda ids: ids[0] == "121.4" and "704.5b" in ids[:5]),
+    ("What happens if I get decked?", lambda ids: ids[:2] == ["121.4", "704.5b"]),
+    # "bounce": returned to its owner's hand, a new object without its counters.
+    ("I bounce my creature with counters on it, are the counters gone when it comes back?",
+     lambda ids: ids[0].startswith(("122.", "400.7"))),
+    # A possessive name and filler words ("my friend says", "is he right").
+    ("My friend says Tarmogoyf's power counts the stack, is he right?",
+     lambda ids: ids[0] == "405.6"),
+])
+def test_questions_rank_like_the_cli_lexical(page, base_url, lexical, query, check):
+    """Questions in a player's words: the site's top five are the CLI's
+    (embeddings off), and the answer is where the CLI puts it."""
+    got = search(page, base_url, query)
+    assert got[:5] == [h.id for h in lexical.search(query, 5).results], query
+    assert check(got), got
+
+
+def test_the_site_reads_slang_from_the_exported_data(browser, tmp_path, mini_release, monkeypatch):
+    """An entry added to vocab.SLANG before the build is used by the site:
+    site.js keeps no slang of its own."""
+    from crsearch import site, vocab
+
+    def first_hits(folder: Path, query: str) -> tuple[list[str], list]:
+        context = browser.new_context()
+        pg = context.new_page()
+        try:
+            pg.goto((folder / "search.html").as_uri() + "?q=" + quote(query, safe=""))
+            pg.wait_for_function(RESULTS)
+            got = pg.evaluate(RESULTS)
+            slang = pg.evaluate("q => crsearch.engine().then(e => e.parse(q).slang)", query)
+        finally:
+            context.close()
+        return got, slang
+
+    query = "where do I grab the zorp thing?"
+    site.build(mini_release, tmp_path / "plain")
+    plain, slang = first_hits(tmp_path / "plain", query)
+    assert "101.2a" not in plain and slang == []
+    monkeypatch.setitem(vocab.SLANG, "zorp thing", "handle")
+    site.build(mini_release, tmp_path / "slang")
+    got, slang = first_hits(tmp_path / "slang", query)
+    assert slang == [["zorp thing", "handle"]]
+    assert got[0] == "101.2a"     # "The first part is the handle."
 
 
 def test_results_are_links_to_the_rules(page, base_url):

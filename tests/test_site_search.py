@@ -54,11 +54,30 @@ def test_tables_are_the_clis(meta):
     assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
 
 
+def test_question_tables_are_the_clis(meta):
+    """What the site needs to read a question comes from the CLI's Python."""
+    from whoosh.lang.porter import stem
+
+    from crsearch import query, search
+    from crsearch.vocab import SITUATION
+
+    assert meta["rank"]["question_candidates"] == search.QUESTION_CANDIDATES
+    assert meta["rank"]["semantic_min_terms"] == search.SEMANTIC_MIN_TERMS
+    assert meta["rank"]["max_terms"] == query.MAX_TERMS
+    assert {k: v for k, v in meta["question"].items() if k != "situation_stems"} == query.tables()
+    assert "oblivion" not in meta["question"]["not_names"] and "when" in meta["question"]["question_start"]
+    assert meta["question"]["situation_stems"] == sorted({stem(w) for w in SITUATION})
+    # "702.15. Lifelink" is only a title; "702.15a" and "104.3" are not.
+    assert "702.15" in meta["title_rules"] and "104.3" not in meta["title_rules"]
+    assert all("." in i and i[-1].isdigit() for i in meta["title_rules"])
+
+
 def test_site_js_keeps_no_word_list_of_its_own():
     from crsearch.paths import templates_dir
 
     js = (templates_dir() / "site.js").read_text(encoding="utf-8")
-    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\""):
+    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\"",
+                 "\"deck out\"", "\"friend\"", "\"graveyard\"", "\"whose\""):
         assert word not in js.lower()
 
 
@@ -126,15 +145,20 @@ def test_documents_carry_their_url(latest_site, meta, latest_release):
 
 def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
     """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
-    from crsearch.index import FAST, FAST_POSTINGS, read_block
+    from crsearch.fastindex import FastBackend
+    from crsearch.index import FIELD_BOOSTS, INDEX_FORMAT
     from crsearch.store import Store
 
-    index_dir = Store(indexed_data_dir).pick().index_dir
-    fast = json.loads((index_dir / FAST).read_text(encoding="utf-8"))
+    fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
+    assert fast is not None
     ids = _unpack(meta["ids"])
     for stem in ("trampl", "deathtouch", "planeswalk"):
-        docs, scores = read_block(index_dir / FAST_POSTINGS, fast["postings"][stem])
-        cli = {fast["docids"][d]: s for d, s in zip(docs, scores)}
+        got_postings = fast.postings(stem)
+        assert got_postings is not None
+        docs, fields = got_postings
+        # Summed field by field with the boosts, as a typed query sums them.
+        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(FIELD_BOOSTS.values()))
+               for i, d in enumerate(docs)}
         key = site_search.shard_key(stem, set(meta["shards"]))
         df, deltas, ours = read_data(latest_site / "search" / meta["shards"][key])["p"][stem][:3]
         nums, d = [], 0
@@ -144,7 +168,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
         got = {ids[n]: s / meta["rank"]["scale"] for n, s in zip(nums, ours)}
         assert got.keys() == cli.keys()
         assert all(abs(got[k] - cli[k]) <= 0.0006 for k in cli)
-        assert df == fast["df"].get(stem, 0)
+        assert df == fast.doc_frequency(stem)
 
 
 def test_words_know_their_stem_count_and_other_wordings(latest_site, meta):
