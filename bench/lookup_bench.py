@@ -48,8 +48,9 @@ def median_run(cmd: list[str], runs: int, env: dict | None = None) -> float:
 def regular_install(tmp: Path, rev: str | None = None) -> tuple[str, str]:
     """A venv in ``tmp`` with this checkout (or git revision ``rev`` of it)
     installed from a wheel: (python, crsearch)."""
-    import click
     import venv
+
+    import click
 
     source = ROOT
     if rev is not None:

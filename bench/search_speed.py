@@ -28,7 +28,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from search_quality import ARCHIVE, build_store, load_queries
 
-
 #: CPU time (user + system) of the last timed_process's runs, median.
 LAST_CPU = [0.0]
 

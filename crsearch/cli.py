@@ -322,7 +322,8 @@ def rule(ctx: click.Context, ids: tuple[str, ...], no_children: bool, as_json: b
     # `crsearch rule CR 702.19 c` arrives as three words but names one rule.
     found = rules(ctx).rule(*join_words(ids), children=not no_children)
     if cite_fmt:
-        from crsearch.cite import quote_item, site_url as base
+        from crsearch.cite import quote_item
+        from crsearch.cite import site_url as base
 
         emit("\n".join(quote_item(i, found.release, cite_fmt, base(site_url))
                        for i in found.items), page=False)

@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-
 from crsearch.cli_common import State, cite_options, emit, emit_json, width
 
 

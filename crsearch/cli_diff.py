@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import click
 
-from crsearch.completion import complete_rule_ids
-
 from crsearch.cli_common import emit, emit_json, rules, styled
+from crsearch.completion import complete_rule_ids
 
 
 @click.command()

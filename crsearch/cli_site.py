@@ -50,7 +50,6 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
     from pathlib import Path
 
     from crsearch import site
-
     from crsearch.cli_common import rules
 
     front = rules(ctx)

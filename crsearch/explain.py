@@ -20,11 +20,11 @@ The term table is built once per release and cached next to it
 
 from __future__ import annotations
 
-from crsearch.glossary import KEYWORD_CHAPTERS, is_keyword_id
-
 import json
 import re
 from typing import Any
+
+from crsearch.glossary import KEYWORD_CHAPTERS, is_keyword_id
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
@@ -486,7 +486,7 @@ def export(release: Any) -> dict[str, Any]:
 def site_files(release: Any) -> dict[str, bytes]:
     """The explain page's data file for ``site.render`` (the page itself is a template)."""
     data = json.dumps(export(release), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return {"explain-terms.js": f"window.CRSEARCH_EXPLAIN={data};\n".encode("utf-8")}
+    return {"explain-terms.js": f"window.CRSEARCH_EXPLAIN={data};\n".encode()}
 
 
 # -- finding terms ----------------------------------------------------------------

@@ -87,7 +87,7 @@ class Reference(_Record):
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Reference":
+    def from_dict(cls, d: dict[str, Any]) -> Reference:
         return cls(d["text"], list(d.get("targets", ())), list(d.get("missing", ())))
 
 
@@ -107,7 +107,7 @@ class Section(_Record):
                 "cited_by": self.cited_by}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Section":
+    def from_dict(cls, d: dict[str, Any]) -> Section:
         return cls(d["id"], d["title"], d.get("line", 0), list(d.get("cited_by", ())))
 
 
@@ -128,7 +128,7 @@ class Chapter(_Record):
                 "line": self.line, "cited_by": self.cited_by}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Chapter":
+    def from_dict(cls, d: dict[str, Any]) -> Chapter:
         return cls(d["id"], d["title"], d["section"], d.get("line", 0),
                    list(d.get("cited_by", ())))
 
@@ -175,7 +175,7 @@ class Rule(_Record):
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Rule":
+    def from_dict(cls, d: dict[str, Any]) -> Rule:
         return cls(
             d["id"], d["kind"], d["text"], list(d.get("examples", ())),
             d.get("title"), d.get("line", 0),
@@ -232,7 +232,7 @@ class GlossaryEntry(_Record):
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "GlossaryEntry":
+    def from_dict(cls, d: dict[str, Any]) -> GlossaryEntry:
         return cls(
             d["term"], d["heading"], d["text"], list(d.get("aliases", ())),
             d.get("obsolete", False), list(d.get("senses", ())),
@@ -257,7 +257,7 @@ class Anomaly(_Record):
                 "message": self.message}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Anomaly":
+    def from_dict(cls, d: dict[str, Any]) -> Anomaly:
         return cls(d["kind"], d["line"], d["text"], d["message"])
 
 
@@ -279,7 +279,7 @@ class SourceInfo(_Record):
                 "line_endings": self.line_endings}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SourceInfo":
+    def from_dict(cls, d: dict[str, Any]) -> SourceInfo:
         return cls(d.get("name", ""), d.get("sha256", ""), d.get("size", 0),
                    d.get("encoding", ""), d.get("bom", False),
                    list(d.get("line_endings", ())))
@@ -381,7 +381,7 @@ class Release(_Record):
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Release":
+    def from_dict(cls, d: dict[str, Any]) -> Release:
         return cls(
             effective_date=d["effective_date"],
             title=d.get("title", ""),

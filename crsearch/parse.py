@@ -26,7 +26,14 @@ from typing import Any
 
 from crsearch.errors import NotACR
 from crsearch.model import (
-    Anomaly, Chapter, GlossaryEntry, Reference, Release, Rule, Section, SourceInfo,
+    Anomaly,
+    Chapter,
+    GlossaryEntry,
+    Reference,
+    Release,
+    Rule,
+    Section,
+    SourceInfo,
 )
 
 _MONTHS = {m: i for i, m in enumerate(
@@ -481,7 +488,6 @@ def parse_bytes(data: bytes, name: str = "") -> Release:
     import hashlib
 
     from crsearch.decode import decode
-
     from crsearch.terminal import printable
 
     decoded = decode(data)

@@ -15,7 +15,6 @@ from typing import Any
 from crsearch import numbers
 from crsearch.model import GlossaryEntry, Reference, Release, Rule
 
-
 _COMMA_TYPO = re.compile(r"(\brule \d{3}),(?=\d)")
 _DIGIT = re.compile(r"\d")
 

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from crsearch import numbers
 from crsearch.errors import BadInput, NotFound
 from crsearch.fastindex import FastBackend
+from crsearch.glossary import is_keyword_id, title_variants
 from crsearch.index import (
     COMMON,
     FIELD_BOOSTS,
@@ -34,11 +36,10 @@ from crsearch.index import (
     WhooshBackend,
     open_terms,
 )
-from crsearch.glossary import is_keyword_id, title_variants
-from crsearch.suggest import did_you_mean
-from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.model import GLOSSARY_PREFIX
 from crsearch.query import ParsedQuery, alternatives, correct, parse
+from crsearch.suggest import did_you_mean
+from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.vocab import QUESTION_WORDS, SITUATION, SITUATION_WEIGHT
 
 MODEL_NAME = "WordLlama l2_supercat_256"

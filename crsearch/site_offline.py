@@ -60,8 +60,8 @@ def png_icon(size: int) -> bytes:
 
 def svg_icon() -> bytes:
     """The same icon as SVG (any size)."""
-    accent = "#%02x%02x%02x" % ACCENT
-    paper = "#%02x%02x%02x" % PAPER
+    accent = "#{:02x}{:02x}{:02x}".format(*ACCENT)
+    paper = "#{:02x}{:02x}{:02x}".format(*PAPER)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
             f'<rect width="100" height="100" fill="{accent}"/>'
             f'<path d="M 58 37.5 A 28 28 0 1 0 58 62.5" fill="none" stroke="{paper}" '
@@ -79,8 +79,8 @@ def manifest(release: Release) -> bytes:
         "start_url": "./index.html",
         "scope": "./",
         "display": "standalone",
-        "background_color": "#%02x%02x%02x" % PAPER,
-        "theme_color": "#%02x%02x%02x" % ACCENT,
+        "background_color": "#{:02x}{:02x}{:02x}".format(*PAPER),
+        "theme_color": "#{:02x}{:02x}{:02x}".format(*ACCENT),
         "icons": [{"src": "icons/icon.svg", "sizes": "any", "type": "image/svg+xml"}]
         + [{"src": f"icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
             "purpose": "any maskable"} for n in ICON_SIZES],

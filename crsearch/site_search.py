@@ -58,7 +58,7 @@ def _script(name: str, data: Any) -> bytes:
     # "</" could end an inline script; it never does harm to escape it.
     body = body.replace("</", "<\\/")
     return (f"(window.CRSEARCH_DATA=window.CRSEARCH_DATA||{{}})[{json.dumps(name)}]={body};\n"
-            ).encode("utf-8")
+            ).encode()
 
 
 def _hashed(stem: str, name: str, data: Any) -> tuple[str, bytes]:

@@ -11,7 +11,6 @@ import pytest
 from conftest import SHOTS
 
 
-
 @pytest.fixture
 def page(browser, base_url):
     context = browser.new_context(viewport={"width": 1200, "height": 900})

@@ -16,7 +16,6 @@ import pytest
 from conftest import SHOTS
 
 
-
 class Server:
     """``site serve`` for one folder, in a thread, on a free loopback port."""
 

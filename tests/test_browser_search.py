@@ -10,11 +10,11 @@ pages.  Screenshots go to ``test-output/screenshots``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from conftest import SHOTS
-
 
 #: The ids a search page lists, in order, once the search has answered.
 RESULTS = """() => {

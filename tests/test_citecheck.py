@@ -8,10 +8,10 @@ import stat
 
 import pytest
 from click.testing import CliRunner
+from conftest import ARCHIVE, LATEST
 
 from crsearch import citecheck
 from crsearch.cli import cli
-from conftest import ARCHIVE, LATEST
 
 
 @pytest.fixture(scope="module")

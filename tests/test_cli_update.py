@@ -5,11 +5,10 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-
-from crsearch.cli import cli
-
 from conftest import ARCHIVE
 from test_sources import closed_port, server  # noqa: F401  (fixtures)
+
+from crsearch.cli import cli
 
 
 def invoke(data_dir, *args):

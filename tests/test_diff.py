@@ -19,8 +19,8 @@ from crsearch.diff import (
     normalize_typography,
     word_diff,
 )
-from crsearch.history import rule_history
 from crsearch.errors import BadInput, NotFound
+from crsearch.history import rule_history
 from crsearch.model import Chapter, GlossaryEntry, Release, Rule, Section
 
 # -- synthetic releases ------------------------------------------------------

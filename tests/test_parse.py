@@ -3,11 +3,10 @@
 import codecs
 
 import pytest
+from conftest import LATEST, archive_files
 
 from crsearch.errors import NotACR
 from crsearch.parse import parse_bytes, parse_date
-
-from conftest import LATEST, archive_files
 
 
 def test_effective_date_and_front_matter(mini_release):
@@ -141,7 +140,7 @@ def test_same_release_in_other_encodings_parses_identically(mini_bytes, mini_rel
 @pytest.mark.parametrize("data", [
     b"Just some notes about a card game.\nNothing else here.",
     b"<html><body>Magic: The Gathering Comprehensive Rules</body></html>",
-    "Magic: The Gathering Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n".encode(),
+    b"Magic: The Gathering Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n",
 ])
 def test_text_that_is_not_a_cr_is_rejected(data):
     with pytest.raises(NotACR):

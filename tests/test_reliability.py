@@ -24,11 +24,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import ARCHIVE, FIXTURES, ROOT, archive_files
 
 from crsearch.cli import cli
 from crsearch.store import Store
-
-from conftest import ARCHIVE, FIXTURES, ROOT, archive_files
 
 MINI = (FIXTURES / "mini_cr.txt").read_bytes()
 # The same release, one rule longer: a legitimate newer copy of 2031-03-03.

@@ -5,9 +5,9 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError
 from crsearch.model import Release
