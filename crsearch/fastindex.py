@@ -49,15 +49,12 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
     from whoosh import scoring
     from whoosh.lang.porter import stem
 
-    from crsearch.index import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT
+    from crsearch.index import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT, ids_and_frequencies
 
     with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
         reader = s.reader()
-        n = s.doc_count_all()
-        docids = [""] * n
-        for docnum, fields in reader.iter_docs():
-            docids[docnum] = fields["id"]
-        df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
+        docids, df = ids_and_frequencies(s)
+        n = len(docids)
         offsets: dict[str, list[int]] = {}
         # Every stem of every boosted field, so that questions in a player's
         # words (not only titles) are answered without Whoosh.

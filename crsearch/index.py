@@ -214,6 +214,17 @@ def terms_of(release: Release) -> dict[str, Any]:
 
 # -- building ----------------------------------------------------------------
 
+def ids_and_frequencies(searcher: Any) -> tuple[list[str], dict[str, int]]:
+    """Of a Whoosh searcher: each document number's rule id, and each stem's
+    document frequency in the text field (what BM25 scores are made of)."""
+    reader = searcher.reader()
+    docids = [""] * searcher.doc_count_all()
+    for docnum, fields in reader.iter_docs():
+        docids[docnum] = fields["id"]
+    df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
+    return docids, df
+
+
 def build_index(release: Release, path: Path) -> str | None:
     """Build the search index of ``release`` in the folder ``path``, with
     the embeddings of its documents (see ``embed``).  Returns None, or a

@@ -109,7 +109,16 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
     boosted fields as ``search.Engine`` sums them for typed queries, and over
     text and name unboosted as it sums them for a pasted passage; and each
     stem's document frequency in the text field (what the CLI's idf uses)."""
-    from crsearch.index import BM25_B, BM25_K1, FIELD_BOOSTS, INDEX_NAME, documents, load_whoosh, schema
+    from crsearch.index import (
+        BM25_B,
+        BM25_K1,
+        FIELD_BOOSTS,
+        INDEX_NAME,
+        documents,
+        ids_and_frequencies,
+        load_whoosh,
+        schema,
+    )
 
     load_whoosh()
     from whoosh import scoring
@@ -123,11 +132,7 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
     writer.commit(optimize=False)
     with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
         reader = s.reader()
-        n = s.doc_count_all()
-        docids = [""] * n
-        for docnum, fields in reader.iter_docs():
-            docids[docnum] = fields["id"]
-        df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
+        docids, df = ids_and_frequencies(s)
         scores: Scores = {}
         passage: Scores = {}
         for field, boost in FIELD_BOOSTS.items():

@@ -155,3 +155,27 @@ def base_url(latest_site):
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """A fresh page on the served 2026-08-07 site that fails the test on a
+    JavaScript error or on any request that leaves the site."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    outside: list[str] = []
+    pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base_url) else None)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert outside == [], "requests left the site"
+    assert errors == [], "JavaScript errors"
+
+
+def shot(pg, name: str, full: bool = False) -> None:
+    """A screenshot in test-output/screenshots (its path is printed)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=full)
+    print(f"screenshot: {path}")

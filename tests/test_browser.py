@@ -7,29 +7,7 @@ a chapter page, a search and the phone/dark views go to ``test-output/screenshot
 
 from __future__ import annotations
 
-import pytest
-from conftest import SHOTS
-
-
-@pytest.fixture
-def page(browser, base_url):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    outside: list[str] = []
-    pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base_url) else None)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert outside == [], "requests left the site"
-    assert errors == [], "JavaScript errors"
-
-
-def shot(pg, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    pg.screenshot(path=str(path))
-    print(f"screenshot: {path}")
+from conftest import shot
 
 
 def in_view(pg, id: str) -> bool:

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import SHOTS
+from conftest import shot
 
 
 class Server:
@@ -49,13 +49,6 @@ def page(browser):
     yield pg
     context.close()
     assert errors == [], "JavaScript errors"
-
-
-def shot(pg, name: str, full: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    pg.screenshot(path=str(path), full_page=full)
-    print(f"screenshot: {path}")
 
 
 def below_header(pg, id: str) -> bool:

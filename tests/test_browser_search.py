@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import SHOTS
+from conftest import shot
 
 #: The ids a search page lists, in order, once the search has answered.
 RESULTS = """() => {
@@ -24,23 +24,6 @@ RESULTS = """() => {
 }"""
 
 
-@pytest.fixture
-def page(browser, base_url):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    outside: list[str] = []
-    pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base_url) else None)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert outside == [], "requests left the site"
-    assert errors == [], "JavaScript errors"
-
-
-def shot(pg, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def search(pg, base_url: str, query: str) -> list[str]:
