@@ -143,8 +143,13 @@ class _Group(click.Group):
         except (ValueError, EOFError) as e:
             import struct
 
-            if not isinstance(e, (UnicodeDecodeError, EOFError, struct.error)) and \
-                    type(e).__name__ != "JSONDecodeError":
+            # json is imported only by what may raise its error, so it is
+            # looked up rather than imported on every command.
+            json = sys.modules.get("json")
+            damaged: tuple[type[BaseException], ...] = (UnicodeDecodeError, EOFError, struct.error)
+            if json is not None:
+                damaged += (json.JSONDecodeError,)
+            if not isinstance(e, damaged):
                 raise
             # A stored file (a search index segment, ...) that no library
             # check caught: Whoosh reads a truncated segment as EOFError.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
@@ -226,16 +226,17 @@ class Engine:
         """Whoosh's idf of ``stem`` in the text field (same formula, same numbers)."""
         return math.log(self.doc_count() / (self.doc_frequency(stem) + 1)) + 1
 
+    def _backends(self) -> Iterator[FastBackend | WhooshBackend]:
+        # Whoosh is opened only when the fast path cannot answer.
+        if self.fast is not None:
+            yield self.fast
+        yield self.whoosh
+
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
                    filters: dict[str, str], limit: int = CANDIDATES
                    ) -> list[tuple[dict[str, Any], float]]:
         """The top BM25F candidates from the first backend able to answer."""
-        for first in (True, False):
-            # Whoosh is opened only when the fast path cannot answer.
-            backend: FastBackend | WhooshBackend = (self.fast if first and self.fast is not None
-                                                    else self.whoosh)
-            if not first and backend is self.fast:
-                break
+        for backend in self._backends():
             got = backend.candidates(pick, fields, required, filters, limit)
             if got is not None:
                 self.last_path = backend.name
