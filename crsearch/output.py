@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from crsearch.diff import Change, ReleaseDiff, Segment
     from crsearch.history import History
     from crsearch.lookup import Lookup
+    from crsearch.repair import RepairReport
     from crsearch.search import SearchResult
-    from crsearch.store import RepairReport
 
 
 def _id(text: str) -> str:
