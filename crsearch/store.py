@@ -103,10 +103,15 @@ def valid_date(text: object) -> str:
                    f"(a real date YYYY-MM-DD between {FIRST_YEAR} and {LAST_YEAR})")
 
 
-def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+def _dumps(data: Any) -> str:
+    """The text of every JSON file the store writes (sorted keys, no spaces)."""
     # json.dumps, not json.dump: only the one-shot form uses the C encoder,
     # which makes writing a release several times faster.
-    text = _json().dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _json().dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+    text = _dumps(data)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
         if sync:
@@ -116,13 +121,9 @@ def _write_json(path: Path, data: Any, sync: bool = False) -> None:
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Replace the JSON file ``path`` in one step (repair rewrites small files so)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        _write_json(tmp, data, sync=True)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    from crsearch.files import write_atomic
+
+    write_atomic(path, _dumps(data).encode("utf-8"), sync=True)
 
 
 def _sync_tree(folder: Path) -> None:
@@ -738,8 +739,7 @@ def write_release_files(release: Release, folder: Path) -> None:
     (folder / "chapters").mkdir(parents=True, exist_ok=True)
     # The whole release repeats the chapter files; only export, the index and
     # the site read it, so it is kept compressed (about a fifth of the size).
-    text = _json().dumps(release.to_dict(), ensure_ascii=False, separators=(",", ":"),
-                      sort_keys=True)
+    text = _dumps(release.to_dict())
     with open(folder / RELEASE_FILE, "wb") as f:
         f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
     for chapter, rules in by_chapter(release).items():
