@@ -111,6 +111,18 @@ def model_files() -> tuple[Path, Path]:
     return out[0], out[1]
 
 
+def missing(index_dir: Path) -> str | None:
+    """Why the index in ``index_dir`` has no embeddings (one line), or None
+    when it has them."""
+    if (Path(index_dir) / META).exists():
+        return None
+    try:
+        model_files()
+    except EmbeddingsUnavailable as e:
+        return str(e)
+    return "see `crsearch search --why`"
+
+
 def doc_text(doc: dict[str, Any]) -> str:
     """What is embedded of a document: its title and text."""
     return f"{doc.get('title', '')} {doc.get('text', '')}"
