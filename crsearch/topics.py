@@ -4,18 +4,23 @@ A hand-kept "hot topics" index: the situations players ask about again and
 again, in the words players use, each mapped to the rule ids (2026-08-07
 numbering) that answer it, best answer first.  A topic matches a question when
 all the words of any one of its cues occur in the question, in any order,
-compared after stemming; the search ranks the topic's rules first.
+compared after stemming (``matching``); a search can then rank the topic's
+rules first.
 
 Cues are 1-4 plain lowercase words.  A one-word cue is used only for a word
 that names the topic by itself ("humility", "mulligan"); common words always
 come in pairs or threes ("counters bounce", "dies same time").  Word forms the
 Porter stemmer keeps apart ("dies"/"die", "sacrifice"/"sacrificed") get a
-cue each.  Standard library only: this module is imported on the query path.
+cue each.  Standard library only (the caller passes its stemmer): this module is
+imported on the query path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from crsearch.text import STOP_WORDS, words
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,11 @@ TOPICS: tuple[Topic, ...] = (
     _t("fractional damage; half rounded; round up; round down", "107.1a"),
     _t("negative number power; negative power damage", "107.1b"),
     _t("who owns card; card owner who; owner vs controller; owner controller difference", "108.3 110.2"),
-    _t("who controls permanent; who controls spell; who controls ability", "109.4 110.2"),
+    _t("who controls permanent; who controls spell", "109.4 110.2"),
     _t("you refers controller; you means controller", "109.5"),
     _t("token copy owner; tokens owner; who owns token", "111.2"),
-    _t("token leaves battlefield; token graveyard; token hand; token exile return",
+    _t("token leaves battlefield; token graveyard; token hand; token exile return;"
+       " token bounce; token blink; token flicker",
        "111.7 111.8 704.5d"),
     _t("treasure token; food token; clue token; blood token; map token",
        "111.10 111.10a 111.10b 111.10f"),
@@ -105,7 +111,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("can't gain life; cant gain life; can't lose life; cant lose life", "119.7 119.8"),
     _t("lifegain trigger once; gain life trigger each", "119.9 119.10"),
     _t("damage causes life loss; damage loses life; infect damage; wither damage", "120.3"),
-    _t("lifelink damage; lifelink gain; lifelink blockers", "702.15b 120.3f"),
+    _t("lifelink; lifelink damage; lifelink gain", "702.15b 120.3f"),
     _t("damage destroy creature; damage doesn't destroy; damage wears off",
        "120.5 120.6 514.2"),
     _t("zero damage trigger; 0 damage dealt; deal 0 damage", "120.8 614.7a"),
@@ -152,7 +158,8 @@ TOPICS: tuple[Topic, ...] = (
        "301.5d 702.6a"),
     _t("equipment creature unattached; equipment becomes creature", "301.5c 704.5n"),
     _t("vehicle crew; crew summoning sick", "702.122a 301.7"),
-    _t("summoning sickness; tap ability summoning; new creature tap",
+    _t("summoning sickness; tap ability summoning; new creature tap;"
+       " tap mana turn came; tap creature mana turn",
        "302.6 702.10b"),
     _t("summoning sickness control change; gain control attack; steal attack haste",
        "302.6 702.10b"),
@@ -163,6 +170,7 @@ TOPICS: tuple[Topic, ...] = (
        "303.4f 303.4g"),
     _t("role token; role attached; second role", "303.7a 704.5z"),
     _t("land play count; play two lands; extra land drop; additional land", "305.2 305.2a"),
+    _t("play land opponent turn; land instant speed; play land stack", "305.3 305.1"),
     _t("put land not play; put onto battlefield land", "305.4"),
     _t("basic land type; becomes island; land loses abilities type", "305.6 305.7"),
     _t("modal double faced land; mdfc land; land back face", "712.12 305.9"),
@@ -182,7 +190,8 @@ TOPICS: tuple[Topic, ...] = (
     # --- 4. Zones ---------------------------------------------------------
     _t("zone change new object; new object; memory previous; blink new object;"
        " flicker new object; bounce new object", "400.7"),
-    _t("owner graveyard goes; card goes owner; stolen card graveyard", "400.3"),
+    _t("owner graveyard goes; card goes owner; stolen card graveyard; whose graveyard;"
+       " stolen dies; steal dies", "400.3"),
     _t("graveyard order; reorder graveyard", "404.2 400.5"),
     _t("library order; count library; cards left library", "401.2 401.3"),
     _t("maximum hand size; hand size seven; no maximum hand", "402.2 514.1"),
@@ -228,9 +237,10 @@ TOPICS: tuple[Topic, ...] = (
     _t("double strike; double strike trample; double strike damage", "702.4b 510.4"),
     _t("end combat step; end combat", "511.2 511.3"),
     _t("end step trigger; beginning end step", "513.1 513.2"),
-    _t("cleanup step discard; discard hand size; cleanup discard", "514.1"),
+    _t("cleanup step discard; discard hand size; cleanup discard; cleanup cards;"
+       " discard end turn", "514.1"),
     _t("cleanup step trigger; priority cleanup", "514.3 514.3a"),
-    _t("damage removed cleanup; damage wears end turn", "514.2"),
+    _t("damage removed cleanup; damage wears end turn; damage removed end turn", "514.2"),
     _t("combat damage trigger; deals combat damage trigger; combat damage player trigger",
        "510.3a 510.2"),
     # --- 6. Spells, abilities and effects ---------------------------------
@@ -277,7 +287,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("mana ability target; treasure mana ability; mana ability trigger",
        "605.5a 605.1b 605.4a"),
     _t("linked abilities; linked exile; exiled card linked", "607.1 607.2a"),
-    _t("fizzle; illegal target; all targets illegal; target gone",
+    _t("fizzle; illegal target; all targets illegal; target gone; only target;"
+       " target removed; target exiled; target bounced; target dies; target die",
        "608.2b 701.6"),
     _t("partial targets illegal; one target illegal; some targets illegal", "608.2b"),
     _t("spell resolves order; instructions order; follow instructions", "608.2c"),
@@ -349,10 +360,10 @@ TOPICS: tuple[Topic, ...] = (
     _t("amass", "701.47a"),
     _t("connive", "701.50a"),
     _t("deathtouch; deathtouch damage", "702.2b 702.2c"),
-    _t("defender attack", "702.3b"),
+    _t("defender attack; defender", "702.3b"),
     _t("equip; equip sorcery; equip target", "702.6a"),
     _t("flash", "702.8a"),
-    _t("flying block; reach block flying", "702.9b 702.17b"),
+    _t("flying; flying block; reach block flying; reach", "702.9b 702.17b"),
     _t("haste", "702.10b 702.10c"),
     _t("hexproof; hexproof own spells; target hexproof", "702.11b 702.11d"),
     _t("indestructible; indestructible lethal damage; indestructible zero toughness",
@@ -397,7 +408,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("plot; plotted", "702.170a 702.170d"),
     _t("spree", "702.172a"),
     _t("prowess", "702.108a"),
-    _t("vigilance", "702.20b"),
+    _t("vigilance; vigilance attack", "702.20b"),
     _t("infect", "702.90b 120.3b"),
     _t("toxic", "702.164a"),
     _t("afterlife", "702.135a"),
@@ -416,7 +427,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("sba simultaneous; state based actions simultaneously", "704.3"),
     _t("coin flip; flipping coin", "705.1 705.2"),
     _t("roll die", "706.2"),
-    _t("copiable values; clone copy; copy what copied; clone", "707.2 707.3"),
+    _t("copiable values; clone copy; clone", "707.2 707.3"),
     _t("copy counters; copy tapped; clone counters; copy aura attached", "707.2"),
     _t("copy choices; clone choices; copy chosen", "707.6"),
     _t("copy spell; copy spell targets", "707.10 707.10c"),
@@ -442,7 +453,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("omen", "720.3 720.3d"),
     _t("control another player; control opponent turn; mindslaver",
        "723.1 723.5 723.5a"),
-    _t("ends turn; turn ends immediately", "724.1"),
+    _t("turn ends immediately; time stop; sundial", "724.1"),
     _t("monarch", "725.2 725.3 725.4"),
     _t("initiative", "726.2 726.3"),
     _t("restart game", "727.1 727.2"),
@@ -456,7 +467,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("wither creature; infect creature", "702.80a 702.90c 120.3d"),
     # --- 8. Multiplayer rules ---------------------------------------------
     _t("player leaves game; player concedes multiplayer; left game; loses multiplayer;"
-       " concede multiplayer; leaves game permanents", "800.4a 800.4"),
+       " concede multiplayer; leaves game permanents; concede control; concede creature;"
+       " concede stolen; left game control", "800.4a 800.4"),
     _t("stolen permanent leaves game; control effect ends leaves; steal leaves game",
        "800.4a 800.4c"),
     _t("player left game turn; player loses own turn", "800.4j 800.4k"),
@@ -465,7 +477,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("attack multiple players; attack different players", "802.1 802.3"),
     _t("two headed giant; 2hg", "810.1 810.4"),
     # --- 9. Casual variants -----------------------------------------------
-    _t("commander tax; command zone cast", "903.8"),
+    _t("commander tax; command zone cast; commander cost; commander costs more", "903.8"),
     _t("commander dies; commander graveyard; commander exile command zone;"
        " commander return command zone", "903.9a 704.6d"),
     _t("commander hand library; commander bounce; commander shuffle", "903.9b"),
@@ -476,3 +488,16 @@ TOPICS: tuple[Topic, ...] = (
     _t("planechase", "901.1"),
     _t("archenemy", "904.1"),
 )
+
+
+def matching(question: str, stem: Callable[[str], str]) -> list[Topic]:
+    """The topics whose cues all occur in ``question``, in table order.
+
+    ``stem`` is the search's own stemmer (Porter), so cue and question words
+    are compared the way the index compares them.
+    """
+    # "opponent's" must meet the cue word "opponent".
+    have = {stem(w[:-2] if w.endswith("'s") else w)
+            for w in words(question) if w not in STOP_WORDS}
+    return [t for t in TOPICS
+            if any(all(stem(w) in have for w in words(cue)) for cue in t.cues)]

@@ -8,7 +8,7 @@ import pytest
 from whoosh.lang.porter import stem
 
 from crsearch.text import STOP_WORDS, words
-from crsearch.topics import TOPICS, Topic
+from crsearch.topics import TOPICS, Topic, matching
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +56,24 @@ def test_known_topics_point_at_the_answering_rule():
     assert rules_for("replacement order")[0] == "616.1"
     assert rules_for("legend rule") == ("704.5j",)
     assert rules_for("commander tax") == ("903.8",)
+
+
+@pytest.mark.parametrize(("question", "rule"), [
+    ("My creature has two +1/+1 counters and got bounced. Does it keep them?", "122.2"),
+    ("If I flicker my creature, are the counters still on it?", "122.2"),
+    ("Two creatures died at the same time; does each one see the other?", "603.10a"),
+    ("Who picks the order of two replacement effects?", "616.1"),
+    ("My opponent's only target was exiled in response; what happens to the spell?", "608.2b"),
+    ("Can I play a land during my opponent's turn?", "305.3"),
+    ("My creature gets stolen and then dies. Whose graveyard does it go to?", "400.3"),
+    ("How much does my commander cost the third time I cast it?", "903.8"),
+])
+def test_matching_finds_the_topic_in_a_players_wording(question, rule):
+    assert rule in {r for t in matching(question, stem) for r in t.rules}
+
+
+def test_matching_stays_quiet_on_unrelated_questions():
+    # Common words alone ("creature", "turn", "end", "copy") never fire a topic.
+    assert matching("Is a creature a permanent?", stem) == []
+    got = {r for t in matching("Is damage removed at the end of the turn?", stem) for r in t.rules}
+    assert "514.2" in got and "724.1" not in got
