@@ -53,7 +53,8 @@ TOPICS: tuple[Topic, ...] = (
        "103.6a 103.6"),
     _t("starting life total; commander life 40", "103.4 103.4c"),
     _t("concede any time; concede game; concedes", "104.3a"),
-    _t("players lose same time; both lose simultaneously; win lose same time",
+    _t("players lose same time; both lose simultaneously; win lose same time;"
+       " win same time",
        "104.4a 104.3f"),
     _t("infinite loop draw; mandatory loop; loop mandatory actions", "104.4b 732.4"),
     _t("poison counters ten; ten poison; poison counters lose", "704.5c 104.3d"),
@@ -78,7 +79,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("treasure token; food token; clue token; blood token; map token",
        "111.10 111.10a 111.10b 111.10f"),
     _t("spell copy card; copy spell owner", "112.1a 707.10"),
-    _t("ability independent source; destroy source ability; source removed ability resolves",
+    _t("ability independent source; destroy source ability; source removed ability resolves;"
+       " ability stack creature destroyed",
        "113.7a"),
     _t("ability counterspell; counter ability spell; abilities not spells; counter triggered ability", "113.9"),
     _t("gains loses ability; lose all abilities; remove abilities added", "113.10 613.1f"),
@@ -86,8 +88,9 @@ TOPICS: tuple[Topic, ...] = (
     _t("same target twice; target twice; choose same target", "115.3"),
     _t("target itself; spell targets itself", "115.5"),
     _t("change target; choose new targets; redirect spell", "115.7 115.7d"),
-    _t("not targeted; untargeted effect; affect without targeting", "115.10 115.1"),
-    _t("play land special action; land special action; respond land drop",
+    _t("not targeted; untargeted effect; affect without targeting; hexproof wrath;"
+       " hexproof board wipe; shroud wrath", "115.10 115.1"),
+    _t("play land special action; land special action; respond land",
        "116.2a 305.1"),
     _t("morph turn face up; unmorph respond; face up special action",
        "116.2b 702.37e"),
@@ -123,7 +126,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("put hand not draw; not drawing card", "121.5"),
     _t("counters bounce; counters blink; counters flicker; counters leave battlefield;"
        " counters zone change; counters stay; counters graveyard", "122.2 400.7"),
-    _t("plus minus counters; counters cancel; counters annihilate",
+    _t("plus minus counters; counters cancel; counters annihilate; counters same creature;"
+       " both counters",
        "704.5q 122.3"),
     _t("shield counter", "122.1c"),
     _t("stun counter", "122.1d"),
@@ -154,7 +158,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("base power toughness; base power", "208.4 613.4b"),
     _t("noncreature power toughness; vehicle power not creature", "208.3 301.7a"),
     # --- 3. Card types ----------------------------------------------------
-    _t("equipment controller different; equip opponent creature; equipment stays control",
+    _t("equipment controller different; equip opponent creature; equipment stays control;"
+       " control equipped creature; steal equipped",
        "301.5d 702.6a"),
     _t("equipment creature unattached; equipment becomes creature", "301.5c 704.5n"),
     _t("vehicle crew; crew summoning sick", "702.122a 301.7"),
@@ -164,7 +169,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("summoning sickness control change; gain control attack; steal attack haste",
        "302.6 702.10b"),
     _t("aura controller; aura enchanting opponent", "303.4e"),
-    _t("aura illegal; aura falls off; aura graveyard protection; enchant illegal",
+    _t("aura illegal; aura falls off; aura graveyard protection; enchant illegal;"
+       " aura bounce; enchanted creature leaves; enchanted creature dies; aura creature dies",
        "704.5m 303.4c"),
     _t("aura put onto battlefield; aura enters without cast; aura returned battlefield",
        "303.4f 303.4g"),
@@ -187,6 +193,12 @@ TOPICS: tuple[Topic, ...] = (
     _t("tapped creature attack; attack tapped", "508.1a"),
     _t("attack planeswalker; planeswalker defending",
        "508.1b 506.4c"),
+    _t("cast land; land creature cast", "305.9"),
+    _t("blood moon; urborg", "613.8a 613.1d 305.7"),
+    _t("can't lose game; cant lose game; can't win game; cant win game", "101.2 104.3"),
+    _t("gain control sacrifice; sacrifice stolen; steal sacrifice; sacrifice control",
+       "701.21a"),
+    _t("until next turn; until your next turn", "611.2a 500.4"),
     # --- 4. Zones ---------------------------------------------------------
     _t("zone change new object; new object; memory previous; blink new object;"
        " flicker new object; bounce new object", "400.7"),
@@ -208,7 +220,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("untap step priority; respond untap", "502.4"),
     _t("upkeep trigger; beginning upkeep", "503.1 503.1a"),
     _t("draw step priority; draw step respond", "504.1 504.2"),
-    _t("main phase sorcery; sorcery speed; sorcery timing", "307.1 117.1a 505.6a"),
+    _t("main phase sorcery; sorcery speed; sorcery timing; cast sorcery opponent", "307.1 117.1a 505.6a"),
     _t("precombat main phase; second main phase; postcombat main", "505.1 505.1a"),
     _t("removed combat", "506.4"),
     _t("tap attacker still attacking; tapped blocker deals damage; tapped attacker damage",
@@ -244,7 +256,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("combat damage trigger; deals combat damage trigger; combat damage player trigger",
        "510.3a 510.2"),
     # --- 6. Spells, abilities and effects ---------------------------------
-    _t("casting steps; cast spell steps; how cast", "601.2"),
+    _t("casting process; cast spell process; casting order steps", "601.2"),
     _t("modes chosen; choose modes when; modal spell choose", "601.2b 700.2a"),
     _t("targets chosen cast; choose targets when", "601.2c"),
     _t("total cost; cost calculation; cost locked", "601.2f"),
@@ -254,7 +266,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("spell becomes cast; cast triggers when", "601.2i"),
     _t("cast graveyard; cast permission; cast exile", "601.3 601.2a"),
     _t("cast though flash; flash granted", "601.3b 601.3c"),
-    _t("activate ability steps; activation cost; how activate", "602.2 602.1a"),
+    _t("activate ability process; activation cost; activating process", "602.2 602.1a"),
     _t("tap ability summoning sick; tap symbol creature", "602.5a 302.6"),
     _t("activate once each turn; once per turn ability", "602.5b"),
     _t("activate sorcery; activate only sorcery", "602.5d"),
@@ -294,7 +306,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("spell resolves order; instructions order; follow instructions", "608.2c"),
     _t("last known information; lki; last known", "608.2h 113.7a"),
     _t("counts when resolves; number determined resolves; count resolution", "608.2h"),
-    _t("instant graveyard last; sorcery graveyard resolve", "608.2n"),
+    _t("instant graveyard last; sorcery graveyard resolve; instant resolves stack", "608.2n"),
     _t("permanent spell resolves; creature spell resolves", "608.3"),
     _t("one shot effect; continuous effect duration", "610.1 611.1"),
     _t("continuous effect new permanents; affects later creatures; enters after effect",
@@ -340,7 +352,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("cast top library; play top library", "601.3 401.5"),
     # --- 7. Additional rules ----------------------------------------------
     _t("modal choose same mode; choose mode twice", "700.2d"),
-    _t("dies meaning; dies graveyard battlefield", "700.4"),
+    _t("dies meaning; dies graveyard battlefield; exiled die; exiled dies", "700.4"),
     _t("attach aura; attach equipment; unattach equipment", "701.3a 701.3b 701.3c"),
     _t("counter spell graveyard; countered spell goes; countered cost refund", "701.6a 701.6b"),
     _t("destroy vs sacrifice; sacrifice indestructible; sacrificed indestructible",
@@ -436,7 +448,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("clone face down; copy face down; copy transformed; copy double faced",
        "707.2 708.10 707.8"),
     _t("face down; face down characteristics", "708.2 708.2a"),
-    _t("face down dies reveal; face down leaves reveal", "708.9"),
+    _t("face down leaves; face down dies; face down die", "708.9"),
     _t("split card; fuse; fused split", "709.3 709.4 709.4d"),
     _t("room door; unlock door; locked half; room unlock", "709.5 709.5e 709.5f"),
     _t("flip card", "710.1 710.2"),
@@ -451,7 +463,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("prototype", "718.2 718.3"),
     _t("case solved; case card", "719.3 702.169a"),
     _t("omen", "720.3 720.3d"),
-    _t("control another player; control opponent turn; mindslaver",
+    _t("control another player turn; control next turn; mindslaver; opposition agent",
        "723.1 723.5 723.5a"),
     _t("turn ends immediately; time stop; sundial", "724.1"),
     _t("monarch", "725.2 725.3 725.4"),
@@ -467,6 +479,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("wither creature; infect creature", "702.80a 702.90c 120.3d"),
     # --- 8. Multiplayer rules ---------------------------------------------
     _t("player leaves game; player concedes multiplayer; left game; loses multiplayer;"
+       " concede stack; concede spells;"
        " concede multiplayer; leaves game permanents; concede control; concede creature;"
        " concede stolen; left game control", "800.4a 800.4"),
     _t("stolen permanent leaves game; control effect ends leaves; steal leaves game",
@@ -475,11 +488,11 @@ TOPICS: tuple[Topic, ...] = (
     _t("multiplayer first draw; multiplayer mulligan free", "800.7 800.6 103.8c"),
     _t("range influence", "801.1 801.2"),
     _t("attack multiple players; attack different players", "802.1 802.3"),
-    _t("two headed giant; 2hg", "810.1 810.4"),
+    _t("two headed giant; 2hg; 2hg poison; 2hg life", "810.1 810.4 810.9 810.10"),
     # --- 9. Casual variants -----------------------------------------------
     _t("commander tax; command zone cast; commander cost; commander costs more", "903.8"),
     _t("commander dies; commander graveyard; commander exile command zone;"
-       " commander return command zone", "903.9a 704.6d"),
+       " commander return command zone; choose command zone", "903.9a 704.6d"),
     _t("commander hand library; commander bounce; commander shuffle", "903.9b"),
     _t("commander damage; 21 damage commander; commander combat damage", "903.10a 704.6c"),
     _t("color identity; commander colors", "903.4"),
