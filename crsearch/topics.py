@@ -80,6 +80,7 @@ TOPICS: tuple[Topic, ...] = (
        "111.10 111.10a 111.10b 111.10f"),
     _t("spell copy card; copy spell owner", "112.1a 707.10"),
     _t("ability independent source; destroy source ability; source removed ability resolves;"
+       " trigger source leaves;"
        " ability stack creature destroyed",
        "113.7a"),
     _t("ability counterspell; counter ability spell; abilities not spells; counter triggered ability", "113.9"),
@@ -89,6 +90,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("target itself; spell targets itself", "115.5"),
     _t("change target; choose new targets; redirect spell", "115.7 115.7d"),
     _t("not targeted; untargeted effect; affect without targeting; hexproof wrath;"
+       " each opponent target; each player target;"
        " hexproof board wipe; shroud wrath", "115.10 115.1"),
     _t("play land special action; land special action; respond land",
        "116.2a 305.1"),
@@ -119,7 +121,7 @@ TOPICS: tuple[Topic, ...] = (
        "120.5 120.6 514.2"),
     _t("zero damage trigger; 0 damage dealt; deal 0 damage", "120.8 614.7a"),
     _t("excess damage", "120.4a 120.10"),
-    _t("draw empty library; deck out; decked; draw no cards; library empty",
+    _t("draw empty library; deck out; draw no cards; library empty",
        "704.5b 121.4 104.3c"),
     _t("draw multiple cards; draws one each; draw cards replaced",
        "121.2 121.6"),
@@ -185,7 +187,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("planeswalker damage redirect; burn planeswalker; damage planeswalker",
        "306.8 120.3c 306.7"),
     _t("planeswalker zero loyalty; loyalty 0", "704.5i 306.9"),
-    _t("loyalty ability once; activate loyalty twice; loyalty ability timing",
+    _t("loyalty ability once; activate loyalty twice; loyalty ability timing;"
+       " loyalty instant speed",
        "606.3 606.4"),
     _t("battle defense; attack battle; siege protector; battle protector", "310.9 310.6 310.7 310.8 704.5v"),
     _t("aura protection; protection aura falls; equipment protection", "702.16c 702.16d 704.5m"),
@@ -196,7 +199,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("cast land; land creature cast", "305.9"),
     _t("blood moon; urborg", "613.8a 613.1d 305.7"),
     _t("can't lose game; cant lose game; can't win game; cant win game", "101.2 104.3"),
-    _t("gain control sacrifice; sacrifice stolen; steal sacrifice; sacrifice control",
+    _t("gain control sacrifice; sacrifice stolen; steal sacrifice",
        "701.21a"),
     _t("until next turn; until your next turn", "611.2a 500.4"),
     # --- 4. Zones ---------------------------------------------------------
@@ -204,7 +207,7 @@ TOPICS: tuple[Topic, ...] = (
        " flicker new object; bounce new object", "400.7"),
     _t("owner graveyard goes; card goes owner; stolen card graveyard; whose graveyard;"
        " stolen dies; steal dies", "400.3"),
-    _t("graveyard order; reorder graveyard", "404.2 400.5"),
+    _t("graveyard order; reorder graveyard; look graveyard; examine graveyard", "404.2 400.5"),
     _t("library order; count library; cards left library", "401.2 401.3"),
     _t("maximum hand size; hand size seven; no maximum hand", "402.2 514.1"),
     _t("look own hand; reveal hand", "402.3"),
@@ -226,6 +229,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("tap attacker still attacking; tapped blocker deals damage; tapped attacker damage",
        "506.4b 510.1"),
     _t("leave battlefield combat; blocker removed combat; attacker removed combat;"
+       " blocking creature dies;"
        " blocker dies before damage", "506.4 509.1h 510.1c"),
     _t("beginning combat; before attackers tap", "507.1 507.2"),
     _t("declare attackers; attack planeswalker choose; attack requirements restrictions",
@@ -241,6 +245,7 @@ TOPICS: tuple[Topic, ...] = (
        "509.1h 506.4"),
     _t("becomes blocked trigger; blocks trigger", "509.3a 509.3c"),
     _t("damage assignment order; assign combat damage; divide combat damage;"
+       " two blockers damage; damage among blockers;"
        " multiple blockers damage", "510.1c 510.1a"),
     _t("blocker damage multiple attackers; blocks two attackers damage", "510.1d"),
     _t("combat damage simultaneous; combat damage same time", "510.2"),
@@ -268,7 +273,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("cast though flash; flash granted", "601.3b 601.3c"),
     _t("activate ability process; activation cost; activating process", "602.2 602.1a"),
     _t("tap ability summoning sick; tap symbol creature", "602.5a 302.6"),
-    _t("activate once each turn; once per turn ability", "602.5b"),
+    _t("activate once each turn; once per turn ability; activate multiple times;"
+       " activate many times", "602.5b"),
     _t("activate sorcery; activate only sorcery", "602.5d"),
     _t("trigger condition; when whenever", "603.1 603.2"),
     _t("trigger during casting; trigger while casting", "603.2a 117.2a"),
@@ -280,7 +286,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("trigger targets chosen; trigger target choose when; target trigger no legal",
        "603.3d 603.3c"),
     _t("intervening; clause trigger condition", "603.4"),
-    _t("may trigger; optional trigger; may ability choose resolve", "603.5"),
+    _t("optional trigger; may ability optional; may ability choose resolve", "603.5"),
     _t("etb trigger; enters trigger; enters battlefield trigger; when enters",
        "603.6a 603.2"),
     _t("ltb trigger; leaves battlefield trigger; leaves trigger", "603.6c 603.10a"),
@@ -300,8 +306,8 @@ TOPICS: tuple[Topic, ...] = (
        "605.5a 605.1b 605.4a"),
     _t("linked abilities; linked exile; exiled card linked", "607.1 607.2a"),
     _t("fizzle; illegal target; all targets illegal; target gone; only target;"
-       " target removed; target exiled; target bounced; target dies; target die",
-       "608.2b 701.6"),
+       " target removed; target bounced",
+       "608.2b 701.6a"),
     _t("partial targets illegal; one target illegal; some targets illegal", "608.2b"),
     _t("spell resolves order; instructions order; follow instructions", "608.2c"),
     _t("last known information; lki; last known", "608.2h 113.7a"),
@@ -324,7 +330,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("power toughness layer; layer 7; set power toughness; switch power toughness",
        "613.4 613.4b 613.4c 613.4d"),
     _t("timestamp; timestamp order", "613.7 613.7a"),
-    _t("dependency; dependent effect", "613.8 613.8a"),
+    _t("dependency layer; dependency effects apply", "613.8 613.8a"),
     _t("cda layers; characteristic defining first", "613.3 613.4a"),
     _t("replacement effect; instead replacement", "614.1 614.1a"),
     _t("enters counters; enters tapped; enters copy",
@@ -372,10 +378,10 @@ TOPICS: tuple[Topic, ...] = (
     _t("amass", "701.47a"),
     _t("connive", "701.50a"),
     _t("deathtouch; deathtouch damage", "702.2b 702.2c"),
-    _t("defender attack; defender", "702.3b"),
+    _t("defender can't attack; defender cant attack", "702.3b"),
     _t("equip; equip sorcery; equip target", "702.6a"),
     _t("flash", "702.8a"),
-    _t("flying; flying block; reach block flying; reach", "702.9b 702.17b"),
+    _t("flying; flying block; reach block", "702.9b 702.17b"),
     _t("haste", "702.10b 702.10c"),
     _t("hexproof; hexproof own spells; target hexproof", "702.11b 702.11d"),
     _t("indestructible; indestructible lethal damage; indestructible zero toughness",
@@ -385,12 +391,13 @@ TOPICS: tuple[Topic, ...] = (
     _t("protection wrath; protection non targeted; protection boardwipe", "702.16b 702.16e"),
     _t("protection everything", "702.16j"),
     _t("shroud; shroud own", "702.18a"),
-    _t("trample; trample assign; trample lethal; trample blocker removed",
+    _t("trample; trampler; trample assign; trample lethal; trample blocker removed;"
+       " trample blocker dies",
        "702.19b 702.19d"),
     _t("trample deathtouch; deathtouch trample one damage", "702.2c 702.19b"),
     _t("trample planeswalker; trample over planeswalkers", "702.19c 702.19e"),
     _t("ward; ward counter; ward pay", "702.21a"),
-    _t("phasing; phase out", "702.26b 702.26d"),
+    _t("phase out", "702.26b 702.26d"),
     _t("cumulative upkeep", "702.24a"),
     _t("kicker; kicked; multikicker", "702.33a 702.33d"),
     _t("flashback", "702.34a"),
@@ -441,6 +448,8 @@ TOPICS: tuple[Topic, ...] = (
     _t("roll die", "706.2"),
     _t("copiable values; clone copy; clone", "707.2 707.3"),
     _t("copy counters; copy tapped; clone counters; copy aura attached", "707.2"),
+    _t("clone etb; clone enters trigger; copy enters trigger", "707.5 603.6a"),
+    _t("token mana value; token cmc", "202.3a 111.3 707.2"),
     _t("copy choices; clone choices; copy chosen", "707.6"),
     _t("copy spell; copy spell targets", "707.10 707.10c"),
     _t("copy ability; copy triggered ability", "707.10"),
@@ -450,9 +459,9 @@ TOPICS: tuple[Topic, ...] = (
     _t("face down; face down characteristics", "708.2 708.2a"),
     _t("face down leaves; face down dies; face down die", "708.9"),
     _t("split card; fuse; fused split", "709.3 709.4 709.4d"),
-    _t("room door; unlock door; locked half; room unlock", "709.5 709.5e 709.5f"),
+    _t("room door; unlock door; locked half; room unlock; room enters", "709.5 709.5d 709.5e 709.5f"),
     _t("flip card", "710.1 710.2"),
-    _t("leveler; level up", "711.2 702.87a"),
+    _t("level up; level counters; leveler card", "711.2 702.87a"),
     _t("double faced; transform back face; dfc", "712.8 712.8d 712.8e"),
     _t("modal double faced; mdfc; mdfc cast back; mdfc mana value", "712.11b 712.8f 712.8a"),
     _t("double faced enters transformed; enters transformed", "712.14a"),
@@ -461,7 +470,7 @@ TOPICS: tuple[Topic, ...] = (
     _t("adventure", "715.3 715.3d 715.4"),
     _t("class level; class card", "716.2 716.2a"),
     _t("prototype", "718.2 718.3"),
-    _t("case solved; case card", "719.3 702.169a"),
+    _t("case solved; case cards solved", "719.3 702.169a"),
     _t("omen", "720.3 720.3d"),
     _t("control another player turn; control next turn; mindslaver; opposition agent",
        "723.1 723.5 723.5a"),
@@ -479,12 +488,14 @@ TOPICS: tuple[Topic, ...] = (
     _t("wither creature; infect creature", "702.80a 702.90c 120.3d"),
     # --- 8. Multiplayer rules ---------------------------------------------
     _t("player leaves game; player concedes multiplayer; left game; loses multiplayer;"
+       " opponent leaves game; leaves game multiplayer;"
        " concede stack; concede spells;"
        " concede multiplayer; leaves game permanents; concede control; concede creature;"
        " concede stolen; left game control", "800.4a 800.4"),
     _t("stolen permanent leaves game; control effect ends leaves; steal leaves game",
        "800.4a 800.4c"),
-    _t("player left game turn; player loses own turn", "800.4j 800.4k"),
+    _t("player left game turn; player loses own turn; turn continue multiplayer;"
+       " lose during turn multiplayer", "800.4j 800.4k"),
     _t("multiplayer first draw; multiplayer mulligan free", "800.7 800.6 103.8c"),
     _t("range influence", "801.1 801.2"),
     _t("attack multiple players; attack different players", "802.1 802.3"),
