@@ -181,6 +181,8 @@ def why_line(why: dict[str, Any]) -> str:
         parts.append("words: " + ", ".join(why["words"]))
     for s in why.get("slang", ()):
         parts.append(f"slang “{s['words']}” → " + ", ".join(s["rules"]))
+    if why.get("topic"):
+        parts.append(f"topic “{why['topic']}”")
     sem = why.get("semantic")
     if sem:
         parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")

@@ -74,6 +74,10 @@ SEMANTIC = 1.0
 #: Questions shorter than this many content words keep the lexical ranking
 #: alone (short questions are what the lexical ranking was tuned on).
 SEMANTIC_MIN_TERMS = 4
+#: Bonus of the rules a judge's topic (``topics.TOPICS``) names, when one of
+#: its cues is in the question; each later rule of a topic gets a little less.
+TOPIC = 1.0
+TOPIC_STEP = 0.1
 
 
 @dataclass
@@ -160,6 +164,7 @@ class Engine:
         self._why: dict[str, dict[str, Any]] = {}
         self._semantic_note: str | None = None
         self._vectors: Any = None
+        self._cues: Any = None  # topics.Cues, stemmed on the first query that needs them
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
 
@@ -564,12 +569,35 @@ class Engine:
             if doc["kind"] in ("chapter", "section"):
                 score -= 0.15
             scored.append((doc["id"], score))
+        if not q.passage:
+            scored = self._with_topics(q, scored)
         scored.sort(key=lambda t: -t[1])
         if long_question:
             scored = self._fuse(q, scored)
         if long_question:
             scored = self._subrules_first(scored)
         return scored
+
+    def _with_topics(self, q: ParsedQuery, scored: list[tuple[str, float]]
+                     ) -> list[tuple[str, float]]:
+        """The rules of the topics a question is about (``topics.TOPICS``)
+        move up, and join the candidates if the words missed them."""
+        if self._cues is None:
+            from crsearch.topics import Cues
+
+            self._cues = Cues(self.stem_word, self.id_set.__contains__)
+        bonus: dict[str, float] = {}
+        for cue, topic in self._cues.found(q.words + [w for _, v in q.slang for w in words(v)]):
+            for n, id in enumerate(topic.rules):
+                b = TOPIC * max(0.0, 1.0 - TOPIC_STEP * n)
+                if b > bonus.get(id, 0.0) and self._passes(id, q.filters):
+                    bonus[id] = b
+                    self._why.setdefault(id, {})["topic"] = cue
+        if not bonus:
+            return scored
+        out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
+        out.extend(bonus.items())
+        return out
 
     def _situation_stems(self) -> set[str]:
         got = getattr(self, "_situation", None)

@@ -650,14 +650,39 @@ TOPICS: tuple[Topic, ...] = (
 )
 
 
+def question_stems(question_words: list[str], stem: Callable[[str], str]) -> set[str]:
+    """The stems a question's words offer to the cues ("opponent's" meets
+    the cue word "opponent")."""
+    return {stem(w[:-2] if w.endswith("'s") else w) for w in question_words if w not in STOP_WORDS}
+
+
+class Cues:
+    """Every cue of ``TOPICS`` stemmed once, for matching many questions.
+
+    ``keep`` says which rule ids exist (an older release numbers rules
+    otherwise): a topic none of whose rules is kept is left out.
+    """
+
+    def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True):
+        self.stem = stem
+        self.cues: list[tuple[frozenset[str], str, Topic]] = []
+        for topic in TOPICS:
+            rules = tuple(r for r in topic.rules if keep(r))
+            if rules:
+                kept = Topic(topic.cues, rules)
+                self.cues.extend((frozenset(stem(w) for w in words(c)), c, kept)
+                                 for c in topic.cues)
+
+    def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:
+        """``(cue, topic)`` for every cue all of whose words the question has."""
+        have = question_stems(question_words, self.stem)
+        return [(c, t) for stems, c, t in self.cues if stems <= have]
+
+
 def matching(question: str, stem: Callable[[str], str]) -> list[Topic]:
     """The topics whose cues all occur in ``question``, in table order.
 
     ``stem`` is the search's own stemmer (Porter), so cue and question words
     are compared the way the index compares them.
     """
-    # "opponent's" must meet the cue word "opponent".
-    have = {stem(w[:-2] if w.endswith("'s") else w)
-            for w in words(question) if w not in STOP_WORDS}
-    return [t for t in TOPICS
-            if any(all(stem(w) in have for w in words(cue)) for cue in t.cues)]
+    return list(dict.fromkeys(t for _, t in Cues(stem).found(words(question))))
