@@ -92,7 +92,7 @@ _TABLE: dict[str, str] = {
     "animate dead": "303.4f 704.5m 613.4c 603.6c",
     "necromancy": "303.4f 704.5m 603.6c",
     # --- Draws and their replacement (121, 614.11) ---
-    "necropotence": "614.10 119.4 614.1a",
+    "necropotence": "614.10 119.4 614.1a 603.7",
     "sylvan library": "121.2 119.4 608.2h",
     "chains of mephistopheles": "614.11a 614.11 121.6 616.1",
     "notion thief": "614.11 121.6 616.1",
@@ -199,7 +199,6 @@ _TABLE: dict[str, str] = {
     "bonecrusher giant": "715.3 715.3d 715.4",
     # --- Costs: alternative, additional, increases (118, 601.2f) ---
     "force of will": "118.9 118.9a 601.2f",
-    "daze": "118.9 118.9a",
     "fireblast": "118.9 118.9a",
     "misdirection": "118.9 115.7b 115.7",
     "mindbreak trap": "118.9 406.2",
@@ -215,6 +214,7 @@ _TABLE: dict[str, str] = {
     "frogmite": "702.41a 601.2f",
     "shriekmaw": "702.74a 603.6a",
     "cyclonic rift": "702.96a 702.96b 118.9",
+    "aetherflux reservoir": "119.4 603.2",
     "angel of jubilation": "119.4 118.3 101.2",
     # --- X and mana value (107.3, 202.3) ---
     "chalice of the void": "202.3e 107.3m 122.6a",
@@ -227,6 +227,7 @@ _TABLE: dict[str, str] = {
     "birthing pod": "608.2h 202.3",
     "fling": "608.2h 601.2h",
     # --- Casting permission and prohibition (601.3), searching (701.23) ---
+    "sen triplets": "601.3 110.2 108.3",
     "grafdigger's cage": "614.17d 601.3 101.2",
     "drannith magistrate": "601.3 101.2",
     "iona, shield of emeria": "601.3 201.4",
@@ -284,7 +285,6 @@ _TABLE: dict[str, str] = {
     "progenitus": "702.16j 702.16b 702.16e",
     "true-name nemesis": "702.16k 702.16b 702.16f",
     "mother of runes": "702.16b 702.16e 704.5m",
-    "giver of runes": "702.16b 702.16e 704.5m",
     "emrakul, the aeons torn": "702.86a 702.16b 500.7 603.6",
     "slippery bogle": "702.11b 303.4a",
     "leyline of sanctity": "702.11c 103.6a",
@@ -359,6 +359,16 @@ ALIASES: dict[str, str] = {
     "tnn": "true-name nemesis",
     "tef pro": "teferi's protection",
     "kiki": "kiki-jiki, mirror breaker",
+    "ballista": "walking ballista",
+    "hexmage": "vampire hexmage",
+    "finks": "kitchen finks",
+    "wurmcoil": "wurmcoil engine",
+    "blightsteel": "blightsteel colossus",
+    "resonator": "strionic resonator",
+    "needle": "pithing needle",
+    "lattice": "mycosynth lattice",
+    "chain veil": "the chain veil",
+    "aetherflux": "aetherflux reservoir",
     "citadel": "bolas's citadel",
     "bowmasters": "orcish bowmasters",
     "metamorph": "phyrexian metamorph",
@@ -369,17 +379,17 @@ ALIASES: dict[str, str] = {
 #: Short names (the part before a comma) left out: ordinary words, or names
 #: many printed cards share ("Teferi", "Jace"), so typed alone they don't say
 #: which card is meant.
-_AMBIGUOUS_SHORT = frozenset([
+AMBIGUOUS_SHORT = frozenset([
     "tomorrow", "teferi", "jace", "heliod", "narset", "omnath", "erebos", "gisela", "linvala",
-    "aurelia", "oko", "atraxa", "thalia", "elesh norn", "emrakul", "karn", "vorinclex", "mikaeus",
+    "aurelia", "oko", "atraxa", "thalia", "elesh norn", "emrakul", "vorinclex", "mikaeus",
 ])
 #: Aliases and single-word card names that are ordinary English or rules words:
 #: ``cards_in`` finds them only when the question capitalises them.
-_PLAIN_WORDS = frozenset([
-    "abundance", "conspiracy", "daze", "disallow", "donate", "eureka", "exploration", "fling",
+PLAIN_WORDS = frozenset([
+    "abundance", "disallow", "donate", "eureka", "exploration", "fling",
     "fork", "lure", "moat", "necromancy", "oubliette", "pariah", "propaganda",
     "rancor", "stasis", "stifle", "terminus", "threaten", "treachery", "upwelling",
-    "vesuva", "worship", "citadel", "resto", "kiki", "metamorph",
+    "vesuva", "worship", "citadel", "resto", "kiki", "metamorph", "needle", "lattice",
 ])
 
 
@@ -394,7 +404,7 @@ def _index() -> dict[str, str]:
     short: dict[str, list[str]] = {}
     for name in RULES_CARDS:
         head, comma, _ = name.partition(",")
-        if comma and _key(head) not in full and _key(head) not in _AMBIGUOUS_SHORT:
+        if comma and _key(head) not in full and _key(head) not in AMBIGUOUS_SHORT:
             short.setdefault(_key(head), []).append(name)
     index = {k: v[0] for k, v in short.items() if len(v) == 1}  # ambiguous shorts dropped
     index.update({_key(a): n for a, n in ALIASES.items()})
@@ -444,7 +454,7 @@ def cards_in(question: str) -> list[str]:
             if name is None:
                 continue
             bare = typed[:-2] if typed.endswith("'s") and typed not in _INDEX else typed
-            if n == 1 and bare in _PLAIN_WORDS and not tokens[i][:1].isupper():
+            if n == 1 and bare in PLAIN_WORDS and not tokens[i][:1].isupper():
                 continue
             if name not in found:
                 found.append(name)

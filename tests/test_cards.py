@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from crsearch.cards import ALIASES, RULES_CARDS, cards_in, rules_of
+from crsearch.cards import ALIASES, AMBIGUOUS_SHORT, PLAIN_WORDS, RULES_CARDS, cards_in, rules_of
 from crsearch.text import fold, words
 
 
@@ -56,6 +56,12 @@ def test_names_are_lowercase_straight_and_unique_after_folding():
     assert len(set(folded)) == len(folded)
     # An alias never shadows a real card name, and always points into the table.
     assert all(a not in RULES_CARDS and n in RULES_CARDS for a, n in ALIASES.items())
+
+
+def test_word_lists_name_cards_of_the_table():
+    assert all(w in RULES_CARDS or w in ALIASES for w in PLAIN_WORDS)
+    heads = {n.partition(",")[0] for n in RULES_CARDS if "," in n}
+    assert AMBIGUOUS_SHORT <= heads
 
 
 def test_known_rows_answer_with_the_right_rule():
@@ -105,6 +111,12 @@ def test_cards_in_finds_names_in_a_question():
                 "Blood Moon\u2019s effect; does Teferi\u2019s Protection stop Mindslaver?")
     assert cards_in(question) == ["humility", "opalescence", "urborg, tomb of yawgmoth",
                                   "blood moon", "teferi's protection", "mindslaver"]
+
+
+def test_cards_in_reads_nicknames_hyphens_and_possessives():
+    assert cards_in("Kiki Jiki's copy with a Resto, then goyf and O-Ring") == [
+        "kiki-jiki, mirror breaker", "restoration angel", "tarmogoyf", "oblivion ring"]
+    assert cards_in("") == []
 
 
 def test_cards_in_needs_capitals_for_names_that_are_plain_words():
