@@ -53,7 +53,7 @@ _TABLE: dict[str, str] = {
     "brudiclad, telchor engineer": "707.2 613.2a 613.7",
     "elesh norn, grand cenobite": "613.4c 704.5f",
     # --- Control-changing effects (613.1b, 302.6) ---
-    "act of treason": "613.1b 302.6 611.2a",
+    "act of treason": "613.1b 302.6 611.2a 613.6",
     "threaten": "613.1b 302.6 611.2a",
     "zealous conscripts": "613.1b 302.6",
     "control magic": "613.1b 303.4e",
@@ -81,7 +81,7 @@ _TABLE: dict[str, str] = {
     # --- Winning, losing, draws and loops (104, 732) ---
     "platinum angel": "101.2 104.3e 104.3b 704.5a",
     "abyssal persecutor": "101.2 104.3b 704.5a",
-    "lich's mirror": "614.1a 104.3b 704.5a",
+    "lich's mirror": "614.1a 704.7 104.3b 704.5a",
     "phyrexian unlife": "119.6 704.5a 120.3",
     "laboratory maniac": "614.11 121.6a 104.2b 121.4",
     "jace, wielder of mysteries": "614.11 121.6a 104.2b 121.4",
@@ -109,7 +109,7 @@ _TABLE: dict[str, str] = {
     "orcish bowmasters": "121.2 603.2c 504.1",
     "smothering tithe": "121.2 603.2c 118.12a",
     # --- Replacement effects and their order (614, 616) ---
-    "doubling season": "616.1 614.1a 122.6 306.5b",
+    "doubling season": "616.1 614.1a 122.6 616.1g",
     "hardened scales": "614.1a 616.1 122.6 122.6a",
     "winding constrictor": "614.1a 616.1 122.6",
     "vorinclex, monstrous raider": "614.1a 616.1 122.6 306.5b",
@@ -181,7 +181,7 @@ _TABLE: dict[str, str] = {
     "helm of the host": "707.9b 704.5j 707.9a",
     "kiki-jiki, mirror breaker": "707.2 707.9a 603.7",
     "splinter twin": "707.9a 707.2 603.7",
-    "vesuvan doppelganger": "707.4 707.9 707.6",
+    "vesuvan doppelganger": "707.4 707.9 707.3 707.6",
     "sakashima of a thousand faces": "707.9b 704.5j 707.2",
     "mirror gallery": "704.5j",
     "twincast": "707.10 707.10c",
