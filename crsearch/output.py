@@ -183,6 +183,8 @@ def why_line(why: dict[str, Any]) -> str:
         parts.append(f"slang “{s['words']}” → " + ", ".join(s["rules"]))
     if why.get("topic"):
         parts.append(f"topic “{why['topic']}”")
+    if why.get("card"):
+        parts.append(f"card {why['card']}")
     sem = why.get("semantic")
     if sem:
         parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")

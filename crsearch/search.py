@@ -78,6 +78,9 @@ SEMANTIC_MIN_TERMS = 4
 #: its cues is in the question; each later rule of a topic gets a little less.
 TOPIC = 1.0
 TOPIC_STEP = 0.1
+#: Bonus of the rules a card that judges know as a rules topic decides
+#: (``cards.RULES_CARDS``: Humility -> layers), when a question names it.
+CARD = 0.5
 
 
 @dataclass
@@ -581,18 +584,26 @@ class Engine:
     def _with_topics(self, q: ParsedQuery, scored: list[tuple[str, float]]
                      ) -> list[tuple[str, float]]:
         """The rules of the topics a question is about (``topics.TOPICS``)
-        move up, and join the candidates if the words missed them."""
+        and of the rules-famous cards it names (``cards.RULES_CARDS``) move
+        up, and join the candidates if the words missed them."""
         if self._cues is None:
             from crsearch.topics import Cues
 
             self._cues = Cues(self.stem_word, self.id_set.__contains__)
+        found: list[tuple[str, str, float, tuple[str, ...]]] = [
+            ("topic", cue, TOPIC, topic.rules)
+            for cue, topic in self._cues.found(q.words + [w for _, v in q.slang for w in words(v)])]
+        if q.question:
+            from crsearch.cards import RULES_CARDS, cards_in
+
+            found += [("card", name, CARD, RULES_CARDS[name]) for name in cards_in(q.text)]
         bonus: dict[str, float] = {}
-        for cue, topic in self._cues.found(q.words + [w for _, v in q.slang for w in words(v)]):
-            for n, id in enumerate(topic.rules):
-                b = TOPIC * max(0.0, 1.0 - TOPIC_STEP * n)
+        for why, what, weight, rules in found:
+            for n, id in enumerate(r for r in rules if r in self.id_set):
+                b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
                 if b > bonus.get(id, 0.0) and self._passes(id, q.filters):
                     bonus[id] = b
-                    self._why.setdefault(id, {})["topic"] = cue
+                    self._why.setdefault(id, {})[why] = what
         if not bonus:
             return scored
         out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]

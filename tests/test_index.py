@@ -282,6 +282,23 @@ def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
     assert "603.10a" not in ids(engine, question, 3)
 
 
+def test_a_card_judges_know_brings_its_rules(engine, monkeypatch):
+    from crsearch import search as search_module
+
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+
+    def best_layer_rank():
+        result = engine.search(question, 10)
+        return next((n for n, h in enumerate(result.results) if h.id.startswith("613.")), 99), result
+
+    with_cards, result = best_layer_rank()
+    assert result.understood["card_names"][:1] == ["Humility"]
+    assert with_cards < 10 and result.results[with_cards].why.get("card") == "humility"
+    monkeypatch.setattr(search_module, "CARD", 0.0)
+    without, _ = best_layer_rank()
+    assert with_cards < without
+
+
 def test_topics_only_name_rules_of_the_release_searched(engine, monkeypatch):
     from crsearch import topics
     from crsearch.search import Engine
