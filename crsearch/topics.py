@@ -650,6 +650,11 @@ TOPICS: tuple[Topic, ...] = (
 )
 
 
+def cue_words() -> set[str]:
+    """Every word of every cue (the index keeps their stems ready)."""
+    return {w for t in TOPICS for c in t.cues for w in words(c)}
+
+
 def question_stems(question_words: list[str], stem: Callable[[str], str]) -> set[str]:
     """The stems a question's words offer to the cues ("opponent's" meets
     the cue word "opponent")."""
