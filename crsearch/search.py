@@ -607,7 +607,8 @@ class Engine:
         if not bonus:
             return scored
         out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
-        out.extend(bonus.items())
+        if not q.phrases:  # a typed "quoted phrase" must appear as written
+            out.extend(bonus.items())
         return out
 
     def _situation_stems(self) -> set[str]:
