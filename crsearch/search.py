@@ -81,6 +81,8 @@ TOPIC_STEP = 0.1
 #: Bonus of the rules a card that judges know as a rules topic decides
 #: (``cards.RULES_CARDS``: Humility -> layers), when a question names it.
 CARD = 0.5
+#: Share of a further topic's or card's bonus that a rule already lifted gets.
+AGAIN = 0.3
 
 
 @dataclass
@@ -601,7 +603,9 @@ class Engine:
         for why, what, weight, rules in found:
             for n, id in enumerate(r for r in rules if r in self.id_set):
                 b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
-                if b > bonus.get(id, 0.0) and self._passes(id, q.filters):
+                if id in bonus:
+                    bonus[id] += b * AGAIN  # more evidence for the same rule
+                elif self._passes(id, q.filters):
                     bonus[id] = b
                     self._why.setdefault(id, {})[why] = what
         if not bonus:
