@@ -393,15 +393,15 @@ TOPICS: tuple[Topic, ...] = (
        "603.5"),
     _t("etb trigger; enters trigger; enters battlefield trigger; when enters",
        "603.6a 603.2"),
-    _t("ltb trigger; death trigger; dies trigger; die trigger; dying trigger;"
-       " leaves battlefield trigger; leaves trigger",
-       "603.6c 603.10a"),
     _t("dies same time; sweep dies; sweep die; wipe dies; wipe die;"
        " whenever another creature dies; both die; both died; die simultaneously;"
        " dies simultaneously; dies together; die together; both destroyed;"
        " destroy all trigger; look back trigger; die same time; destroyed same time see;"
        " look back time; wrath trigger; board wipe trigger; sees die",
        "603.10a 603.10"),
+    _t("ltb trigger; death trigger; dies trigger; die trigger; dying trigger;"
+       " leaves battlefield trigger; leaves trigger",
+       "603.6c 603.10a"),
     _t("delayed trigger; delayed triggered ability; next end step return",
        "603.7 603.7b 603.7c"),
     _t("state trigger; trigger game state", "603.8"),
