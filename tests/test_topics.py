@@ -67,6 +67,13 @@ def test_known_topics_point_at_the_answering_rule():
     ("Can I play a land during my opponent's turn?", "305.3"),
     ("My creature gets stolen and then dies. Whose graveyard does it go to?", "400.3"),
     ("How much does my commander cost the third time I cast it?", "903.8"),
+    ("Both of my creatures die to a board wipe; do their death triggers see each other?", "603.10a"),
+    ("Can I sacrifice a creature I control but don't own?", "701.21a"),
+    ("Can I activate two loyalty abilities of the same planeswalker in one turn?", "606.3"),
+    ("They bounced my creature in response to my aura, where does the aura go?", "608.3b"),
+    ("My attacker got double blocked, how do I split damage between them?", "510.1c"),
+    ("Who receives priority after the top of the stack resolves?", "117.3b"),
+    ("Does a token doubler double treasure tokens?", "614.16"),
 ])
 def test_matching_finds_the_topic_in_a_players_wording(question, rule):
     assert rule in {r for t in matching(question, stem) for r in t.rules}
@@ -77,3 +84,9 @@ def test_matching_stays_quiet_on_unrelated_questions():
     assert matching("Is a creature a permanent?", stem) == []
     got = {r for t in matching("Is damage removed at the end of the turn?", stem) for r in t.rules}
     assert "514.2" in got and "724.1" not in got
+    # "phase" is a step's word as often as phasing's, "play a land ... cast a spell" is no land
+    # being cast, and "look at ... put them back" is no look-back trigger.
+    for question, rule in [("How do extra combat phases work?", "702.26b"),
+                           ("Can I play a land and then cast a spell?", "305.9"),
+                           ("Look at the top three cards and put them back in any order.", "603.10a")]:
+        assert rule not in {r for t in matching(question, stem) for r in t.rules}, question
