@@ -462,3 +462,11 @@ def cards_in(question: str) -> list[str]:
             break
         i += 1
     return found
+
+
+def table() -> dict[str, object]:
+    """The matching data as plain JSON-able values, for the site's search
+    (which ports ``cards_in``): every accepted spelling, the plain-word
+    names, the rules of each card and the longest name in words."""
+    return {"index": dict(sorted(_INDEX.items())), "plain": sorted(PLAIN_WORDS),
+            "rules": {n: list(r) for n, r in sorted(RULES_CARDS.items())}, "longest": _LONGEST}

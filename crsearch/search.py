@@ -599,20 +599,28 @@ class Engine:
             from crsearch.cards import RULES_CARDS, cards_in
 
             found += [("card", name, CARD, RULES_CARDS[name]) for name in cards_in(q.text)]
-        bonus: dict[str, float] = {}
+        given: dict[str, list[float]] = {}
         for why, what, weight, rules in found:
             for n, id in enumerate(r for r in rules if r in self.id_set):
                 b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
-                if id in bonus:
-                    bonus[id] += b * AGAIN  # more evidence for the same rule
-                elif self._passes(id, q.filters):
-                    bonus[id] = b
-                    self._why.setdefault(id, {})[why] = what
+                if id not in given:
+                    if not self._passes(id, q.filters):
+                        continue
+                    given[id] = []
+                if not given[id] or b > max(given[id]):
+                    self._why.setdefault(id, {}).pop("topic", None)
+                    self._why[id].pop("card", None)
+                    self._why[id][why] = what
+                given[id].append(b)
+        # The best bonus, and a share of the others: more evidence, in any order.
+        bonus = {id: max(bs) + AGAIN * (sum(bs) - max(bs)) for id, bs in given.items()}
         if not bonus:
             return scored
         out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
         if not q.phrases:  # a typed "quoted phrase" must appear as written
-            out.extend(bonus.items())
+            # In rule order, so that ties rank alike here and on the site.
+            order = {id: n for n, id in enumerate(self.ids)}
+            out.extend(sorted(bonus.items(), key=lambda t: order.get(t[0], 0)))
         return out
 
     def _situation_stems(self) -> set[str]:
