@@ -1,7 +1,9 @@
 """Dense sentence models for question search: quality and cost, dev questions only.
 
     python bench/dense_trial.py [--models wordllama,minilm,e5] [--release 2026-08-07]
-                                [--cache /tmp/dense-cache] [--time-build]
+                                [--cache /tmp/dense-cache] [--time-build] [--query-words]
+    python bench/dense_trial.py --process      # whole-process load (+ query) times
+    python bench/dense_trial.py --build-cost   # embedding a tenth of a release, scaled
 
 Measured on the development part of bench/real_questions.json ("holdout":
 false) and never on the held-out part: the held-out questions are dropped
@@ -113,12 +115,18 @@ class MiniLM:
             p = f"encoder.layer.{i}."
 
             def lin(t: np.ndarray, name: str, p: str = p) -> np.ndarray:
-                return t @ w[p + name + ".weight"].T + w[p + name + ".bias"]
+                # One 2-D product: numpy's stacked matmul is far slower.
+                flat = t.reshape(-1, t.shape[-1]) @ w[p + name + ".weight"].T
+                return (flat + w[p + name + ".bias"]).reshape(*t.shape[:-1], -1)
 
-            q = lin(x, "attention.self.query").reshape(b, n, heads, d).transpose(0, 2, 1, 3)
-            k = lin(x, "attention.self.key").reshape(b, n, heads, d).transpose(0, 2, 3, 1)
-            v = lin(x, "attention.self.value").reshape(b, n, heads, d).transpose(0, 2, 1, 3)
-            a = q @ k / np.sqrt(d) + neg
+            def split(t: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+                # Contiguous, or the batched products below leave BLAS.
+                return np.ascontiguousarray(t.reshape(b, n, heads, d).transpose(axes))
+
+            q = split(lin(x, "attention.self.query"), (0, 2, 1, 3))
+            k = split(lin(x, "attention.self.key"), (0, 2, 3, 1))
+            v = split(lin(x, "attention.self.value"), (0, 2, 1, 3))
+            a = q @ k / np.float32(np.sqrt(d)) + neg
             a = np.exp(a - a.max(-1, keepdims=True))
             a /= a.sum(-1, keepdims=True)
             ctx = (a @ v).transpose(0, 2, 1, 3).reshape(b, n, heads * d)
@@ -126,7 +134,7 @@ class MiniLM:
                          w[p + "attention.output.LayerNorm.weight"],
                          w[p + "attention.output.LayerNorm.bias"])
             h = lin(x, "intermediate.dense")
-            h = 0.5 * h * (1.0 + np.tanh(0.7978845608 * (h + 0.044715 * h ** 3)))
+            h = 0.5 * h * (1.0 + np.tanh(0.7978845608 * (h + 0.044715 * h * h * h)))
             x = self._ln(x + lin(h, "output.dense"), w[p + "output.LayerNorm.weight"],
                          w[p + "output.LayerNorm.bias"])
         pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
@@ -209,11 +217,15 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/dense-cache"))
     ap.add_argument("--time-build", action="store_true", help="re-embed all documents")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--query-words", action="store_true",
+                    help="give the transformers the parsed question (card names out, slang's "
+                         "rules wording in), as the engine gives WordLlama, not the typed text")
     args = ap.parse_args()
 
     qs = [q for q in load_real() if not q.get("holdout")]  # never the held-out part
     from crsearch import embed
     from crsearch.index import documents
+    from crsearch.query import parse
     from crsearch.search import Engine
     from crsearch.text import words
 
@@ -310,8 +322,12 @@ def main() -> None:
         times = []
         qvecs = []
         for q in qs:
+            text = q["query"]
+            if args.query_words and name != "wordllama":
+                pq = parse(text)
+                text = " ".join(pq.words + [w for _, v in pq.slang for w in words(v)])
             t = time.perf_counter()
-            qvecs.append(query_vec(q["query"]))
+            qvecs.append(query_vec(text))
             times.append(time.perf_counter() - t)
         info["query_ms_median"] = 1000 * statistics.median(times)
         sims = [doc_m @ qv if qv is not None else np.zeros(len(ids)) for qv in qvecs]
@@ -329,6 +345,19 @@ def main() -> None:
                         for lr, s in zip(lex_runs, sims)]
                 fused[f"rrf N={n} k={k}"] = metrics(runs, qs)
         info["fused"] = fused
+        # The best setting against today's engine, question by question.
+        best_key = max(fused, key=lambda k: fused[k][1])
+        n_best = int(best_key.split("N=")[1].split()[0])
+        par = float(best_key.split("=")[-1])
+        fuse = fuse_rrf if best_key.startswith("rrf") else fuse_linear
+        runs = [fuse(lr[:n_best], {i: float(s[row_of[i]]) for i, _ in lr[:n_best] if i in row_of}, par)
+                for lr, s in zip(lex_runs, sims)]
+        better = worse = 0
+        for run, cur, q in zip(runs, cur_runs, qs):
+            a, c = metrics([run], [q])[1], metrics([cur], [q])[1]
+            better += a > c
+            worse += a < c
+        info["against_current"] = (better, worse)
         all_sims[name] = sims
         for n in (30, 100):
             got = sum(1 for s, q in zip(sims, qs)
@@ -344,6 +373,8 @@ def main() -> None:
         print(f"  similarity alone                            R@5 {info['alone'][0]:.3f}  "
               f"MRR@10 {info['alone'][1]:.3f}  (an answer in its top 30: "
               f"{info['alone_recall@30']:.3f}, top 100: {info['alone_recall@100']:.3f})")
+        print(f"  best setting against crsearch today: {better} questions ranked better, "
+              f"{worse} worse")
         for key in fused:
             mark = "  <- best" if key == best else ""
             print(f"  fused {key:<38}R@5 {fused[key][0]:.3f}  MRR@10 {fused[key][1]:.3f}{mark}")
@@ -388,8 +419,31 @@ def process_cost() -> None:
         print(f"{name:<32}{1000 * statistics.median(ts):7.0f} ms (median of 5)")
 
 
+def build_cost(sample: int = 400) -> None:
+    """Time to embed every ``len/sample``-th document, wall and CPU, scaled to all."""
+    from crsearch import embed
+    from crsearch.index import documents
+
+    _, release, _ = build_store("2026-08-07")
+    texts = [embed.doc_text(d) for d in documents(release)]
+    step = max(1, len(texts) // sample)
+    part = texts[::step]
+    for name in ("minilm", "e5"):
+        model = MiniLM() if name == "minilm" else E5()
+        encode = model.encode if name == "minilm" else model.encode_docs  # type: ignore[union-attr]
+        encode(part[:8])
+        w, c = time.perf_counter(), time.process_time()
+        encode(part)
+        w, c = time.perf_counter() - w, time.process_time() - c
+        scale = len(texts) / len(part)
+        print(f"{name:<8}{len(part)} documents: {w:.1f} s wall, {c:.1f} s CPU; all {len(texts)}: "
+              f"~{w * scale:.0f} s wall, ~{c * scale:.0f} s CPU (load average {os.getloadavg()[0]:.1f})")
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--process"]:
         process_cost()
+    elif sys.argv[1:2] == ["--build-cost"]:
+        build_cost()
     else:
         main()
