@@ -4,6 +4,7 @@
                                 [--cache /tmp/dense-cache] [--time-build] [--query-words]
     python bench/dense_trial.py --process      # whole-process load (+ query) times
     python bench/dense_trial.py --build-cost   # embedding a tenth of a release, scaled
+    python bench/dense_trial.py --engine       # each model inside crsearch's own fusion
 
 Measured on the development part of bench/real_questions.json ("holdout":
 false) and never on the held-out part: the held-out questions are dropped
@@ -26,8 +27,9 @@ time; see ``MODELS`` for the files and their SHA-256):
   its own C engine through ctypes ("query: "/"passage: " prefixes).
 - ``e5enpt``: the same wheel's English+Portuguese vocabulary-pruned variant.
 - ``minilm-static``: documents embedded by MiniLM, queries by a static word
-  table distilled from it (each word's MiniLM vector, summed): the query
-  side then needs no model at all, as WordLlama's does today.
+  table distilled from it (each release word's MiniLM vector, centred, summed
+  with idf weights): the query side then needs no model at all, as
+  WordLlama's does today.
 
 For each: (a) similarity alone over every document; (b) fused with the
 lexical ranking (crsearch without embeddings): ``lex/top + w*sim`` over the
@@ -282,6 +284,39 @@ def main() -> None:
             def query_vec(text: str, v=v) -> np.ndarray | None:
                 r = v.query(words(text))
                 return None if r is None else np.array(r, np.float32)
+        elif name in ("wordllama-idf", "minilm-static2"):
+            # Both sides static: a document is the idf-weighted sum of its
+            # words' centred vectors, as a question is.
+            doc_words = [words(t) for t in texts]
+            df = {}
+            for ws in doc_words:
+                for w in set(ws):
+                    df[w] = df.get(w, 0) + 1
+            vocab = sorted(df)
+            if name == "wordllama-idf":
+                v = embed.Vectors(stored.index_dir)
+                vecs = np.array([v._row(len(v.ids) + v.words[w]) for w in vocab], np.float32)
+            else:
+                vecs = MiniLM().encode(vocab)
+            info["load_s"] = time.perf_counter() - t0
+            t = time.perf_counter()
+            vecs -= vecs.mean(0)
+            idf_arr = np.log(len(texts) / np.array([df[w] for w in vocab], np.float32))
+            vecs *= idf_arr[:, None]
+            col = {w: i for i, w in enumerate(vocab)}
+            doc_m = np.zeros((len(texts), vecs.shape[1]), np.float32)
+            for i, ws in enumerate(doc_words):
+                if ws:
+                    s = vecs[[col[w] for w in ws]].sum(0)
+                    doc_m[i] = s / (np.linalg.norm(s) or 1.0)
+            info["build_s"] = time.perf_counter() - t
+
+            def query_vec(text: str, vecs=vecs, col=col) -> np.ndarray | None:
+                rows = [col[w] for w in words(text) if w in col]
+                if not rows:
+                    return None
+                s = vecs[rows].sum(0)
+                return s / (np.linalg.norm(s) or 1.0)
         elif name.startswith("minilm"):
             model = MiniLM()
             info["load_s"] = time.perf_counter() - t0
@@ -295,21 +330,30 @@ def main() -> None:
                 info["build_s"] = time.perf_counter() - t
                 np.save(cache, doc_m)
             if name == "minilm-static":
-                # The query side distilled into a word table: each word alone
-                # through the model, the question the sum of its words.
-                vocab = sorted({w for t in texts for w in words(t)}
-                               | {w for q in qs for w in words(q["query"])})
+                # The query side distilled into a word table (model2vec's
+                # recipe, roughly): each of the release's words alone through
+                # the model, the table centred, a question the idf-weighted
+                # sum of its known words.  The query then needs no model.
+                doc_words = [set(words(t)) for t in texts]
+                df: dict[str, int] = {}
+                for ws in doc_words:
+                    for w in ws:
+                        df[w] = df.get(w, 0) + 1
+                vocab = sorted(df)
                 t = time.perf_counter()
-                table = dict(zip(vocab, model.encode(vocab)))
+                vecs = model.encode(vocab)
                 info["table_s"] = time.perf_counter() - t
                 info["table_words"] = len(vocab)
+                vecs -= vecs.mean(0)
+                idf = {w: float(np.log(len(texts) / df[w])) for w in vocab}
+                table = dict(zip(vocab, vecs))
 
-                def query_vec(text: str, table=table) -> np.ndarray | None:
-                    vs = [table[w] for w in words(text) if w in table]
+                def query_vec(text: str, table=table, idf=idf) -> np.ndarray | None:
+                    vs = [idf[w] * table[w] for w in words(text) if w in table]
                     if not vs:
                         return None
                     s = np.sum(vs, 0)
-                    return s / np.linalg.norm(s)
+                    return s / (np.linalg.norm(s) or 1.0)
             else:
                 def query_vec(text: str, model=model) -> np.ndarray | None:
                     return model.encode([text])[0]
@@ -333,7 +377,7 @@ def main() -> None:
         qvecs = []
         for q in qs:
             text = q["query"]
-            if args.query_words and name != "wordllama":
+            if args.query_words and not name.startswith("wordllama"):
                 pq = parse(text)
                 text = " ".join(pq.words + [w for _, v in pq.slang for w in words(v)])
             t = time.perf_counter()
@@ -429,6 +473,57 @@ def process_cost() -> None:
         print(f"{name:<32}{1000 * statistics.median(ts):7.0f} ms (median of 5)")
 
 
+class Adapter:
+    """A transformer behind the engine's ``Vectors`` interface (query/similarity)."""
+
+    def __init__(self, encode, ids: list[str], doc_m: np.ndarray):
+        self.encode = encode
+        self.row_of = {id: i for i, id in enumerate(ids)}
+        self.doc_m = doc_m
+
+    def query(self, text_words: list[str]) -> np.ndarray | None:
+        return self.encode(" ".join(text_words)) if text_words else None
+
+    def similarity(self, vec: np.ndarray, id: str) -> float | None:
+        n = self.row_of.get(id)
+        return None if n is None else float(self.doc_m[n] @ vec)
+
+
+def in_engine(models: list[str], weights: list[float]) -> None:
+    """Each transformer in place of WordLlama inside crsearch's own fusion
+    (``search.SEMANTIC`` times the similarity, questions of 4+ words), dev
+    questions only; document vectors from the cache of a ``main`` run."""
+    import crsearch.search as search
+    from crsearch import embed
+    from crsearch.index import documents
+
+    qs = [q for q in load_real() if not q.get("holdout")]  # never the held-out part
+    stored, release, _ = build_store("2026-08-07")
+    ids = [d["id"] for d in documents(release)]
+    default = search.SEMANTIC
+    for name in models:
+        if name == "wordllama":
+            adapter = None
+        else:
+            doc_m = np.load(Path("/tmp/dense-cache") / f"{name}-2026-08-07.npy")
+            if name == "minilm":
+                model = MiniLM()
+                adapter = Adapter(lambda t, m=model: m.encode([t])[0], ids, doc_m)
+            else:
+                e5 = E5()
+                adapter = Adapter(e5.encode_query, ids, doc_m)
+        for w in weights:
+            search.SEMANTIC = w
+            engine = search.Engine(stored.index_dir, semantic=True)
+            if adapter is not None:
+                engine._vectors = adapter
+            runs = [[h.id for h in engine.search(q["query"], 10).results] for q in qs]
+            r5, mrr = metrics(runs, qs)
+            print(f"{name:<10} SEMANTIC={w:<4} real dev R@5 {r5:.3f}  MRR@10 {mrr:.3f}")
+    search.SEMANTIC = default
+    del embed
+
+
 def build_cost(sample: int = 400) -> None:
     """Time to embed every ``len/sample``-th document, wall and CPU, scaled to all."""
     from crsearch import embed
@@ -453,6 +548,8 @@ def build_cost(sample: int = 400) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--process"]:
         process_cost()
+    elif sys.argv[1:2] == ["--engine"]:
+        in_engine(["wordllama", "minilm", "e5"], [0.5, 1.0, 2.0, 3.0])
     elif sys.argv[1:2] == ["--build-cost"]:
         build_cost()
     else:
