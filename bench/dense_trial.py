@@ -41,7 +41,6 @@ second run only measures quality; ``--time-build`` re-embeds everything.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import statistics
@@ -76,13 +75,7 @@ MODELS = {
 }
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
+from crsearch.embed import sha256_of as sha256  # noqa: E402 - after sys.path is set
 
 # -- all-MiniLM-L6-v2 in numpy ------------------------------------------------------
 
