@@ -14,11 +14,24 @@
      page names the metadata file (its name holds a hash of its content). */
   var BASE = me && me.src ? me.src.replace(/site\.js(?:[?#].*)?$/, "") : "";
   var META = me ? me.getAttribute("data-search") : null;
-  var loading = {};
+  var KEYS = me ? me.getAttribute("data-keys") : null;
+  /* Shared with search.html, which asks for a linked query's word files
+     before this script has arrived. */
+  var loading = window.CRSEARCH_LOADING = window.CRSEARCH_LOADING || {};
+
+  /* The service worker precaches the site in the background; while a page
+     loads data or its reader types, it waits (sw.js), so that a search on a
+     slow network never queues behind the precache. */
+  var channel = null;
+  try { channel = new BroadcastChannel("crsearch-busy"); } catch (e) { channel = null; }
+  function busy(ms) {
+    if (channel) { try { channel.postMessage({ busy: ms }); } catch (e) { /* closed */ } }
+  }
 
   /* Load one data file (a <script>, so that file:// works too). */
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
+    busy(2500);
     if (!loading[name]) {
       loading[name] = new Promise(function (resolve, reject) {
         var s = document.createElement("script");
@@ -35,8 +48,9 @@
   var enginePromise = null;
   function engine() {
     if (!enginePromise) {
-      enginePromise = META ? load("meta", META).then(function (m) { return new Engine(m); })
-        : Promise.reject(new Error("This site was built without search."));
+      enginePromise = META && KEYS ? Promise.all([load("meta", META), load("keys", KEYS)]).then(function (got) {
+        return new Engine(got[0], got[1]);
+      }) : Promise.reject(new Error("This site was built without search."));
       enginePromise.catch(function () { enginePromise = null; });
     }
     return enginePromise;
@@ -45,9 +59,10 @@
   /* -- text (crsearch/text.py) ---------------------------------------------- */
   var WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
-  function Engine(m) {
+  function Engine(m, keys) {
     var self = this;
     this.m = m;
+    this.shardFiles = keys.shards;
     this.rank = m.rank;
     this.n = m.n;
     this.fold = m.tables.fold || {};
@@ -81,7 +96,7 @@
       t.split(" ").forEach(function (w) { self.titleWords.add(w); });
     });
     this.unknownQuestionWords = new Set(m.unknown_question_words);
-    this.shardKeys = new Set(Object.keys(m.shards));
+    this.shardKeys = new Set(Object.keys(keys.shards));
     this.words = {};     // word -> [count, stem, alternatives?]
     this.postings = {};  // stem -> [df, docnums, scores]
     this.blockStems = {}; // word -> stem, for words of loaded documents
@@ -133,20 +148,22 @@
   /* Load the word files of ``words`` (words and stems); question words
      only for a pasted passage (a typed question never searches for them).
      ``stems``: the words are stems, always loaded ("one" stems to "on",
-     which is a stop word but not a stop stem). */
+     which is a stop word but not a stop stem), unless a word's file has
+     brought them already (the stems of its other wordings travel with it). */
   Engine.prototype.need = function (words, passage, stems) {
     var self = this, keys = new Set();
     words.forEach(function (w) {
       if (!stems && (self.stop.has(w) || (!passage && self.questionWords.has(w)))) return;
+      if (stems && self.postings[w]) return;
       var k = self.shardOf(w);
       if (k !== null) keys.add(k);
     });
     return Promise.all(Array.from(keys).map(function (k) {
-      return load("w-" + k, "search/" + self.m.shards[k]).then(function (d) {
+      return load("w-" + k, "search/" + self.shardFiles[k]).then(function (d) {
         if (d._merged) return;
         d._merged = true;
         Object.keys(d.w).forEach(function (w) { self.words[w] = d.w[w]; });
-        Object.keys(d.p).forEach(function (s) { self.postings[s] = d.p[s]; });
+        Object.keys(d.p).forEach(function (s) { if (!self.postings[s]) self.postings[s] = d.p[s]; });
       });
     }));
   };
@@ -162,7 +179,7 @@
     }
     complete.forEach(take);
     var last = complete.length < ws.length ? ws[ws.length - 1] : null;
-    if (last && last.length >= 3) {
+    if (last && last.length >= 2) {
       var longer = false;
       this.shardKeys.forEach(function (k) { if (k.length > last.length && k.indexOf(last) === 0) longer = true; });
       if (!longer) take(last);
@@ -1155,6 +1172,7 @@
     input.addEventListener("focus", function () { engine().catch(function () {}); }, { once: true });
     input.addEventListener("input", function () {
       var value = input.value;
+      busy(3000);
       if (value.trim()) engine().then(function (eng) { eng.prefetch(value); }, function () {});
     });
     if (!form.classList.contains("search")) return;
