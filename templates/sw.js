@@ -18,7 +18,9 @@ function absolute(u) { return new URL(u, BASE).href; }
    a search never queues behind it, but never more than LONGEST ms at a time. */
 var LONGEST = 20000;
 var HASHED = /\.[0-9a-f]{10}\.js$/;
-var busyUntil = 0;
+/* A page that has just registered this worker may be about to search: a
+   second's grace for it to say so. */
+var busyUntil = Date.now() + 1000;
 try {
   new BroadcastChannel("crsearch-busy").onmessage = function (ev) {
     var ms = ev.data && Number(ev.data.busy);
