@@ -10,7 +10,7 @@ browser, so this module writes what it needs, computed by the same Python:
   script tag): the wording tables (``vocab.tables()``: jargon, synonyms,
   question and stop words, and ``text.FOLD``), the ranking constants of
   ``crsearch.search``, keyword, chapter and glossary titles, every document
-  id in index order, and the names of the document and letter files;
+  id in index order, and the names of the document files;
 - ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``,
   their stem, how often the release uses them (typo correction) and their
   other wordings (``query.alternatives``); for the stems starting with
@@ -22,8 +22,9 @@ browser, so this module writes what it needs, computed by the same Python:
   which documents have the stem in their text or title (the re-ranking's
   coverage, known without loading the documents);
 - ``search/keys.<hash>.js`` (named by every page too): the word files by
-  prefix, with the stop and question words, folding and jargon that pick a query's
-  files; ``search.html`` asks for them before site.js has arrived;
+  prefix and the letter files below, with the stop and question words,
+  folding and jargon that pick a query's files; ``search.html`` asks for
+  them before site.js has arrived;
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
   their counts, loaded only to correct a typo;
 - ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
@@ -280,14 +281,6 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         name, raw = _hashed(f"w-{_safe(key)}", f"w-{key}", shards[key])
         files[name] = raw
         shard_files[key] = name.split("/", 1)[1]
-    # What names a query's word files, apart from the metadata, so that the
-    # search page can ask for them while site.js and the metadata load.
-    name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "stop_words": sorted(STOP_WORDS),
-                                     "fold": {chr(k): v for k, v in sorted(FOLD.items())},
-                                     "jargon": tables()["jargon"],
-                                     "question_words": sorted(QUESTION_WORDS)})
-    files[name] = raw
-
     # Typo correction reads the words of one first letter.
     letters: dict[str, list[list[Any]]] = {}
     for w, c in sorted(vocab.items()):
@@ -297,6 +290,15 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         name, raw = _hashed(f"v-{_safe(letter)}", f"v-{letter}", rows_)
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
+
+    # What names a query's word files, apart from the metadata, so that the
+    # search page can ask for them while site.js and the metadata load.
+    name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
+                                     "stop_words": sorted(STOP_WORDS),
+                                     "fold": {chr(k): v for k, v in sorted(FOLD.items())},
+                                     "jargon": tables()["jargon"],
+                                     "question_words": sorted(QUESTION_WORDS)})
+    files[name] = raw
 
     from crsearch import numbers
     from crsearch import query as parsing
@@ -326,7 +328,6 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
-        "letters": letter_files,
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
         "glossary": [[g["id"][len(GLOSSARY_PREFIX):], g["names"], g["targets"], g["see"]]

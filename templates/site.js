@@ -63,6 +63,7 @@
     var self = this;
     this.m = m;
     this.shardFiles = keys.shards;
+    this.letterFiles = keys.letters;
     this.rank = m.rank;
     this.n = m.n;
     this.fold = m.tables.fold || {};
@@ -190,8 +191,8 @@
       var more = [];
       want.forEach(function (w) {
         var e = self.words[w];
-        if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.m.letters[w[0]]) {
-          load("v-" + w[0], "search/" + self.m.letters[w[0]]).catch(function () {}); /* a typo */
+        if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.letterFiles[w[0]]) {
+          load("v-" + w[0], "search/" + self.letterFiles[w[0]]).catch(function () {}); /* a typo */
         }
         if (!e) return;
         more.push(e[1]);
@@ -617,7 +618,7 @@
     if (!todo.length) return Promise.resolve(null);
     var letters = Array.from(new Set(todo.map(function (w) { return w[0]; })));
     return Promise.all(letters.map(function (l) {
-      return self.m.letters[l] ? load("v-" + l, "search/" + self.m.letters[l]) : Promise.resolve([]);
+      return self.letterFiles[l] ? load("v-" + l, "search/" + self.letterFiles[l]) : Promise.resolve([]);
     })).then(function (lists) {
       var byLetter = {};
       letters.forEach(function (l, i) { byLetter[l] = lists[i]; });
@@ -627,7 +628,7 @@
         if (!pool.length) needAll = true;
         return pool;
       });
-      var all = needAll ? Promise.all(Object.keys(self.m.letters).map(function (l) { return load("v-" + l, "search/" + self.m.letters[l]); })) : Promise.resolve([]);
+      var all = needAll ? Promise.all(Object.keys(self.letterFiles).map(function (l) { return load("v-" + l, "search/" + self.letterFiles[l]); })) : Promise.resolve([]);
       return all.then(function (every) {
         var flat = [].concat.apply([], every);
         var changed = false, best = {};

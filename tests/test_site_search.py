@@ -153,7 +153,7 @@ def test_pack_ids_round_trips():
 
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
-    named = {*keys["shards"].values(), *meta["letters"].values(), *block_files(meta)}
+    named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta)}
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
         Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
     assert named == on_disk
