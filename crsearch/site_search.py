@@ -330,8 +330,10 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
-        "glossary": [[g["id"][len(GLOSSARY_PREFIX):], g["names"], g["targets"], g["see"]]
-                     for g in terms["glossary"]],
+        # A term's names, or 0 when its one name is its heading's words (site.js
+        # makes them: the same for ASCII in both languages).
+        "glossary": [[g["id"][len(GLOSSARY_PREFIX):], glossary_names(g["id"], g["names"]),
+                      g["targets"], g["see"]] for g in terms["glossary"]],
         # Question words are never searched for, but typo correction asks
         # whether the release uses them.
         "unknown_question_words": sorted(w for w in QUESTION_WORDS if w not in vocab),
@@ -349,6 +351,15 @@ def meta_name(files: dict[str, bytes]) -> str:
 def keys_name(files: dict[str, bytes]) -> str:
     """The path of the word-file names among ``build``'s files (pages name it)."""
     return next(n for n in files if n.startswith(f"{FOLDER}/{KEYS}."))
+
+
+def glossary_names(id: str, names: list[str]) -> list[str] | int:
+    """A glossary entry's names for the metadata: 0 when they are just the
+    words of its id, which site.js recomputes (``normTitle``)."""
+    from crsearch.text import norm_title
+
+    term = id[len(GLOSSARY_PREFIX):]
+    return 0 if term.isascii() and names == [norm_title(term)] else names
 
 
 def _deltas(nums: list[int]) -> list[int]:

@@ -89,8 +89,8 @@
     this.chapters = m.chapters;
     this.glossary = {};
     m.glossary.forEach(function (g) {
-      var e = { id: "glossary:" + g[0], names: g[1], targets: g[2], see: g[3] };
-      g[1].forEach(function (name) { if (!(name in self.glossary)) self.glossary[name] = e; });
+      var e = { id: "glossary:" + g[0], names: g[1] || [self.normTitle(g[0])], targets: g[2], see: g[3] };
+      e.names.forEach(function (name) { if (!(name in self.glossary)) self.glossary[name] = e; });
     });
     this.titleWords = new Set();
     Object.keys(m.keywords).concat(Object.keys(this.glossary)).forEach(function (t) {
