@@ -338,3 +338,33 @@ def test_serve_asks_for_the_style_sheet_with_each_page(served):
     _, headers, _ = fetch(served + "702.html")
     assert headers["Link"] == "<site.css>; rel=preload; as=style"
     assert "Link" not in fetch(served + "site.js")[1]
+
+
+def test_serve_keeps_the_connection_open(served):
+    """HTTP/1.1 keep-alive: a page, a 304, a 404 and a redirect answered on
+    one connection (a phone pays a round trip for each new one)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    u = urlsplit(served)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+    try:
+        conn.request("GET", "/702.html", headers={"Accept-Encoding": "gzip"})
+        first = conn.getresponse()
+        etag = first.getheader("ETag")
+        assert first.status == 200 and first.version == 11 and first.read()
+        sock = conn.sock
+        conn.request("GET", "/702.html", headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+        again = conn.getresponse()
+        assert again.status == 304 and again.read() == b""
+        conn.request("GET", "/search")
+        moved = conn.getresponse()
+        assert moved.status == 301 and moved.read() == b""
+        conn.request("GET", "/no-such-page.html")
+        missing = conn.getresponse()
+        assert missing.status == 404 and b"<html" in missing.read()
+        conn.request("GET", "/site.css")
+        assert conn.getresponse().read()
+        assert conn.sock is sock
+    finally:
+        conn.close()
