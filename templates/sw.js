@@ -21,14 +21,16 @@ var HASHED = /\.[0-9a-f]{10}\.js$/;
 /* A page that has just registered this worker may be about to search: a
    second's grace for it to say so. */
 var busyUntil = Date.now() + 1000;
+var busyChannel = null;
 try {
-  new BroadcastChannel("crsearch-busy").onmessage = function (ev) {
+  busyChannel = new BroadcastChannel("crsearch-busy");
+  busyChannel.onmessage = function (ev) {
     var ms = ev.data && Number(ev.data.busy);
     if (ms > 0) busyUntil = Math.max(busyUntil, Date.now() + Math.min(ms, LONGEST));
   };
 } catch (e) { /* no BroadcastChannel: precache at once */ }
 function quiet() {
-  var until = Math.min(busyUntil, Date.now() + LONGEST);
+  var until = Date.now() + LONGEST;
   return new Promise(function (done) {
     (function wait() {
       var left = Math.min(busyUntil, until) - Date.now();
