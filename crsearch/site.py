@@ -606,16 +606,18 @@ def anchor_alias(id: str) -> str:
 
 
 def render(release: Release, edition: Edition | None = None,
-           search_meta: str = "") -> tuple[dict[str, bytes], LinkStats]:
+           search_meta: str = "", search_keys: str = "") -> tuple[dict[str, bytes], LinkStats]:
     """Every file of one release's folder (but the search data, whose
-    metadata file ``search_meta`` names to the pages), by name."""
+    metadata file ``search_meta`` and word-file names ``search_keys`` it
+    names to the pages), by name."""
     edition = edition or Edition(dates=[release.effective_date])
     pages, stats = gather(release, edition)
     env = environment(Urls(release, rule_pages=edition.rule_pages))
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
-            page=page.name, page_kind=page.template[:-5], search_meta=search_meta, **page.context)
+            page=page.name, page_kind=page.template[:-5], search_meta=search_meta,
+            search_keys=search_keys, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
@@ -741,7 +743,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 search_files = site_search.build(
                     release, Urls(release, rule_pages=edition.rule_pages).url_for)
             release_files, stats = render(
-                release, edition, site_search.meta_name(search_files) if search else "")
+                release, edition, site_search.meta_name(search_files) if search else "",
+                site_search.keys_name(search_files) if search else "")
             release_files.update(search_files)
             if k == 0:
                 total_links, dangling = stats.links, stats.dangling

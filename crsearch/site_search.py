@@ -10,15 +10,21 @@ browser, so this module writes what it needs, computed by the same Python:
   script tag): the wording tables (``vocab.tables()``: jargon, synonyms,
   question and stop words, and ``text.FOLD``), the ranking constants of
   ``crsearch.search``, keyword, chapter and glossary titles, every document
-  id in index order, and the names of the files below;
+  id in index order, and the names of the document files;
 - ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``,
   their stem, how often the release uses them (typo correction) and their
   other wordings (``query.alternatives``); for the stems starting with
-  ``prefix``: their document frequency, every document with its BM25F
+  ``prefix`` (and those of its words' other wordings, so that a question
+  with synonyms needs no second round trip): their document frequency,
+  every document with its BM25F
   score summed over the boosted fields as a typed query sums them (and,
   where different, over text and name as a pasted passage sums them), and
   which documents have the stem in their text or title (the re-ranking's
   coverage, known without loading the documents);
+- ``search/keys.<hash>.js`` (named by every page too): the word files by
+  prefix and the letter files below, with the stop and question words,
+  folding and jargon that pick a query's files; ``search.html`` asks for
+  them before site.js has arrived;
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
   their counts, loaded only to correct a typo;
 - ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
@@ -45,6 +51,7 @@ from crsearch.model import GLOSSARY_PREFIX, Release
 #: The folder of the search data inside the site.
 FOLDER = "search"
 META = "meta"
+KEYS = "keys"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
 #: Document runs hold about this many bytes of JSON each.
@@ -159,7 +166,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     from crsearch.index import COMMON, FIELD_BOOSTS, terms_of
     from crsearch.query import alternatives
     from crsearch.text import FOLD, STOP_WORDS, words
-    from crsearch.vocab import SYNONYMS, tables
+    from crsearch.vocab import QUESTION_WORDS, SYNONYMS, tables
 
     docids, df, scores, passage_scores, docs = _postings(release)
     terms = terms_of(release)
@@ -261,12 +268,19 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         shards.setdefault(keys[w], {"w": {}, "p": {}})["w"][w] = e
     for st, p in postings.items():
         shards.setdefault(keys[st], {"w": {}, "p": {}})["p"][st] = p
+    # A word's other wordings ("dies": "put into a graveyard from the
+    # battlefield", "creature": "noncreature") travel with the word: on a
+    # phone, a second round trip for their files costs more than their bytes.
+    for w, e in entries.items():
+        for alt in e[2] if len(e) > 2 else ():
+            for st in alt:
+                if st in postings and keys[st] != keys[w]:
+                    shards[keys[w]]["p"][st] = postings[st]
     shard_files: dict[str, str] = {}
     for key in sorted(shards):
         name, raw = _hashed(f"w-{_safe(key)}", f"w-{key}", shards[key])
         files[name] = raw
         shard_files[key] = name.split("/", 1)[1]
-
     # Typo correction reads the words of one first letter.
     letters: dict[str, list[list[Any]]] = {}
     for w, c in sorted(vocab.items()):
@@ -277,9 +291,18 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
+    # What names a query's word files, apart from the metadata, so that the
+    # search page can ask for them while site.js and the metadata load.
+    name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
+                                     "stop_words": sorted(STOP_WORDS),
+                                     "fold": {chr(k): v for k, v in sorted(FOLD.items())},
+                                     "jargon": tables()["jargon"],
+                                     "question_words": sorted(QUESTION_WORDS)})
+    files[name] = raw
+
     from crsearch import numbers
     from crsearch import query as parsing
-    from crsearch.vocab import QUESTION_WORDS, SITUATION
+    from crsearch.vocab import SITUATION
     meta = {
         "format": 1,
         "date": release.effective_date,
@@ -305,12 +328,12 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
-        "shards": shard_files,
-        "letters": letter_files,
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
-        "glossary": [[g["id"][len(GLOSSARY_PREFIX):], g["names"], g["targets"], g["see"]]
-                     for g in terms["glossary"]],
+        # A term's names, or 0 when its one name is its heading's words (site.js
+        # makes them: the same for ASCII in both languages).
+        "glossary": [[g["id"][len(GLOSSARY_PREFIX):], glossary_names(g["id"], g["names"]),
+                      g["targets"], g["see"]] for g in terms["glossary"]],
         # Question words are never searched for, but typo correction asks
         # whether the release uses them.
         "unknown_question_words": sorted(w for w in QUESTION_WORDS if w not in vocab),
@@ -323,6 +346,20 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
 def meta_name(files: dict[str, bytes]) -> str:
     """The path of the metadata file among ``build``'s files (pages name it)."""
     return next(n for n in files if n.startswith(f"{FOLDER}/{META}."))
+
+
+def keys_name(files: dict[str, bytes]) -> str:
+    """The path of the word-file names among ``build``'s files (pages name it)."""
+    return next(n for n in files if n.startswith(f"{FOLDER}/{KEYS}."))
+
+
+def glossary_names(id: str, names: list[str]) -> list[str] | int:
+    """A glossary entry's names for the metadata: 0 when they are just the
+    words of its id, which site.js recomputes (``normTitle``)."""
+    from crsearch.text import norm_title
+
+    term = id[len(GLOSSARY_PREFIX):]
+    return 0 if term.isascii() and names == [norm_title(term)] else names
 
 
 def _deltas(nums: list[int]) -> list[int]:

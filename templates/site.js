@@ -14,11 +14,24 @@
      page names the metadata file (its name holds a hash of its content). */
   var BASE = me && me.src ? me.src.replace(/site\.js(?:[?#].*)?$/, "") : "";
   var META = me ? me.getAttribute("data-search") : null;
-  var loading = {};
+  var KEYS = me ? me.getAttribute("data-keys") : null;
+  /* Shared with search.html, which asks for a linked query's word files
+     before this script has arrived. */
+  var loading = window.CRSEARCH_LOADING = window.CRSEARCH_LOADING || {};
+
+  /* The service worker precaches the site in the background; while a page
+     loads data or its reader types, it waits (sw.js), so that a search on a
+     slow network never queues behind the precache. */
+  var channel = null;
+  try { channel = new BroadcastChannel("crsearch-busy"); } catch (e) { channel = null; }
+  function busy(ms) {
+    if (channel) { try { channel.postMessage({ busy: ms }); } catch (e) { /* closed */ } }
+  }
 
   /* Load one data file (a <script>, so that file:// works too). */
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
+    busy(2500);
     if (!loading[name]) {
       loading[name] = new Promise(function (resolve, reject) {
         var s = document.createElement("script");
@@ -35,8 +48,9 @@
   var enginePromise = null;
   function engine() {
     if (!enginePromise) {
-      enginePromise = META ? load("meta", META).then(function (m) { return new Engine(m); })
-        : Promise.reject(new Error("This site was built without search."));
+      enginePromise = META && KEYS ? Promise.all([load("meta", META), load("keys", KEYS)]).then(function (got) {
+        return new Engine(got[0], got[1]);
+      }) : Promise.reject(new Error("This site was built without search."));
       enginePromise.catch(function () { enginePromise = null; });
     }
     return enginePromise;
@@ -45,9 +59,11 @@
   /* -- text (crsearch/text.py) ---------------------------------------------- */
   var WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
-  function Engine(m) {
+  function Engine(m, keys) {
     var self = this;
     this.m = m;
+    this.shardFiles = keys.shards;
+    this.letterFiles = keys.letters;
     this.rank = m.rank;
     this.n = m.n;
     this.fold = m.tables.fold || {};
@@ -73,15 +89,15 @@
     this.chapters = m.chapters;
     this.glossary = {};
     m.glossary.forEach(function (g) {
-      var e = { id: "glossary:" + g[0], names: g[1], targets: g[2], see: g[3] };
-      g[1].forEach(function (name) { if (!(name in self.glossary)) self.glossary[name] = e; });
+      var e = { id: "glossary:" + g[0], names: g[1] || [self.normTitle(g[0])], targets: g[2], see: g[3] };
+      e.names.forEach(function (name) { if (!(name in self.glossary)) self.glossary[name] = e; });
     });
     this.titleWords = new Set();
     Object.keys(m.keywords).concat(Object.keys(this.glossary)).forEach(function (t) {
       t.split(" ").forEach(function (w) { self.titleWords.add(w); });
     });
     this.unknownQuestionWords = new Set(m.unknown_question_words);
-    this.shardKeys = new Set(Object.keys(m.shards));
+    this.shardKeys = new Set(Object.keys(keys.shards));
     this.words = {};     // word -> [count, stem, alternatives?]
     this.postings = {};  // stem -> [df, docnums, scores]
     this.blockStems = {}; // word -> stem, for words of loaded documents
@@ -133,20 +149,22 @@
   /* Load the word files of ``words`` (words and stems); question words
      only for a pasted passage (a typed question never searches for them).
      ``stems``: the words are stems, always loaded ("one" stems to "on",
-     which is a stop word but not a stop stem). */
+     which is a stop word but not a stop stem), unless a word's file has
+     brought them already (the stems of its other wordings travel with it). */
   Engine.prototype.need = function (words, passage, stems) {
     var self = this, keys = new Set();
     words.forEach(function (w) {
       if (!stems && (self.stop.has(w) || (!passage && self.questionWords.has(w)))) return;
+      if (stems && self.postings[w]) return;
       var k = self.shardOf(w);
       if (k !== null) keys.add(k);
     });
     return Promise.all(Array.from(keys).map(function (k) {
-      return load("w-" + k, "search/" + self.m.shards[k]).then(function (d) {
+      return load("w-" + k, "search/" + self.shardFiles[k]).then(function (d) {
         if (d._merged) return;
         d._merged = true;
         Object.keys(d.w).forEach(function (w) { self.words[w] = d.w[w]; });
-        Object.keys(d.p).forEach(function (s) { self.postings[s] = d.p[s]; });
+        Object.keys(d.p).forEach(function (s) { if (!self.postings[s]) self.postings[s] = d.p[s]; });
       });
     }));
   };
@@ -162,7 +180,7 @@
     }
     complete.forEach(take);
     var last = complete.length < ws.length ? ws[ws.length - 1] : null;
-    if (last && last.length >= 3) {
+    if (last && last.length >= 2) {
       var longer = false;
       this.shardKeys.forEach(function (k) { if (k.length > last.length && k.indexOf(last) === 0) longer = true; });
       if (!longer) take(last);
@@ -173,8 +191,8 @@
       var more = [];
       want.forEach(function (w) {
         var e = self.words[w];
-        if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.m.letters[w[0]]) {
-          load("v-" + w[0], "search/" + self.m.letters[w[0]]).catch(function () {}); /* a typo */
+        if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.letterFiles[w[0]]) {
+          load("v-" + w[0], "search/" + self.letterFiles[w[0]]).catch(function () {}); /* a typo */
         }
         if (!e) return;
         more.push(e[1]);
@@ -600,7 +618,7 @@
     if (!todo.length) return Promise.resolve(null);
     var letters = Array.from(new Set(todo.map(function (w) { return w[0]; })));
     return Promise.all(letters.map(function (l) {
-      return self.m.letters[l] ? load("v-" + l, "search/" + self.m.letters[l]) : Promise.resolve([]);
+      return self.letterFiles[l] ? load("v-" + l, "search/" + self.letterFiles[l]) : Promise.resolve([]);
     })).then(function (lists) {
       var byLetter = {};
       letters.forEach(function (l, i) { byLetter[l] = lists[i]; });
@@ -610,7 +628,7 @@
         if (!pool.length) needAll = true;
         return pool;
       });
-      var all = needAll ? Promise.all(Object.keys(self.m.letters).map(function (l) { return load("v-" + l, "search/" + self.m.letters[l]); })) : Promise.resolve([]);
+      var all = needAll ? Promise.all(Object.keys(self.letterFiles).map(function (l) { return load("v-" + l, "search/" + self.letterFiles[l]); })) : Promise.resolve([]);
       return all.then(function (every) {
         var flat = [].concat.apply([], every);
         var changed = false, best = {};
@@ -1155,6 +1173,7 @@
     input.addEventListener("focus", function () { engine().catch(function () {}); }, { once: true });
     input.addEventListener("input", function () {
       var value = input.value;
+      busy(3000);
       if (value.trim()) engine().then(function (eng) { eng.prefetch(value); }, function () {});
     });
     if (!form.classList.contains("search")) return;

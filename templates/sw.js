@@ -13,6 +13,32 @@ var INDEX = BASE + "__precache-index__";
 
 function absolute(u) { return new URL(u, BASE).href; }
 
+/* A page that loads search data or whose reader types says so (site.js,
+   "crsearch-busy"): the precache waits meanwhile, so that on a slow network
+   a search never queues behind it, but never more than LONGEST ms at a time. */
+var LONGEST = 20000;
+var HASHED = /\.[0-9a-f]{10}\.js$/;
+/* A page that has just registered this worker may be about to search: a
+   second's grace for it to say so. */
+var busyUntil = Date.now() + 1000;
+var busyChannel = null;
+try {
+  busyChannel = new BroadcastChannel("crsearch-busy");
+  busyChannel.onmessage = function (ev) {
+    var ms = ev.data && Number(ev.data.busy);
+    if (ms > 0) busyUntil = Math.max(busyUntil, Date.now() + Math.min(ms, LONGEST));
+  };
+} catch (e) { /* no BroadcastChannel: precache at once */ }
+function quiet() {
+  var until = Date.now() + LONGEST;
+  return new Promise(function (done) {
+    (function wait() {
+      var left = Math.min(busyUntil, until) - Date.now();
+      if (left <= 0) done(); else setTimeout(wait, Math.min(left, 250));
+    })();
+  });
+}
+
 self.addEventListener("install", function (event) {
   event.waitUntil((async function () {
     var cache = await caches.open(CACHE);
@@ -37,15 +63,21 @@ self.addEventListener("install", function (event) {
       }
       todo.push(abs);
     }
-    /* A few at a time, leaving the connection to the pages being read. */
-    for (var b = 0; b < todo.length; b += 8) {
-      await Promise.all(todo.slice(b, b + 8).map(function (u) {
-        return fetch(u, { cache: "no-cache" }).then(function (r) {
-          if (!r.ok) throw new Error("precache failed: " + u + " " + r.status);
-          return cache.put(u, r);
-        });
-      }));
+    /* A few at a time, leaving connections to the pages being read, and
+       none while a page is busy. */
+    var next = 0;
+    async function worker() {
+      while (next < todo.length) {
+        await quiet();
+        var u = todo[next++];
+        /* A file named by its content's hash the page may have loaded
+           already: the HTTP cache's copy is the right one. */
+        var r = await fetch(u, { cache: HASHED.test(u) ? "default" : "no-cache" });
+        if (!r.ok) throw new Error("precache failed: " + u + " " + r.status);
+        await cache.put(u, r);
+      }
     }
+    await Promise.all([worker(), worker(), worker(), worker()]);
     await cache.put(INDEX, new Response(JSON.stringify(hashes),
       { headers: { "Content-Type": "application/json" } }));
     await self.skipWaiting();

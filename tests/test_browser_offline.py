@@ -103,6 +103,34 @@ def test_after_one_visit_the_site_works_offline(browser, latest_site):
             pass
 
 
+CACHED = """() => caches.keys().then(names => Promise.all(names
+    .filter(n => n.startsWith("crsearch:") && !n.endsWith(":runtime"))
+    .map(n => caches.open(n).then(c => c.keys())))).then(all => all.reduce((n, k) => n + k.length, 0))"""
+
+
+def test_the_precache_waits_while_a_page_is_busy(browser, latest_site):
+    """A page that loads search data or whose reader types says so on the
+    "crsearch-busy" channel (site.js); meanwhile the service worker's
+    precache fetches nothing, so a search on a slow network never queues
+    behind it.  Then it resumes."""
+    server = Server(latest_site)
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(server.url + "about.html")
+        pg.evaluate("""() => { const c = new BroadcastChannel("crsearch-busy");
+            c.postMessage({busy: 3000});
+            window.busyTimer = setInterval(() => c.postMessage({busy: 3000}), 400); }""")
+        pg.evaluate("navigator.serviceWorker.register('sw.js').then(() => true)")
+        pg.wait_for_timeout(4000)  # longer than one busy message lasts (3 s)
+        assert pg.evaluate(CACHED) == 0, "the precache went on while the page was busy"
+        pg.evaluate("clearInterval(window.busyTimer)")
+        pg.wait_for_function(f"({CACHED})().then(n => n > 50)", timeout=60_000, polling=500)
+    finally:
+        context.close()
+        server.stop()
+
+
 # -- rule in context ------------------------------------------------------------------
 
 def test_community_anchors_land_on_the_rule_below_the_sticky_header(page, latest):

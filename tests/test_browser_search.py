@@ -321,3 +321,41 @@ def test_links_in_text_are_underlined(page, base_url):
     styles = page.evaluate("""() => Array.from(document.querySelectorAll(
         '.rule a, .cited a, #main p a')).slice(0, 400).map(a => getComputedStyle(a).textDecorationLine)""")
     assert styles and all("underline" in s for s in styles)
+
+
+def test_a_linked_search_asks_for_its_word_files_before_site_js(page, base_url, latest_site):
+    """search.html?q=... opened from a link asks for the word files of its
+    query itself, while site.js and the metadata are still on their way
+    (here site.js never comes): the files a search needs, and no others."""
+    import json
+    import re
+
+    from crsearch import site_search
+
+    page.route("**/site.js", lambda route: route.abort())
+    page.goto(base_url + "search.html?q=" + quote("What happens when a creature dies?", safe=""))
+    page.wait_for_function("window.CRSEARCH_DATA && window.CRSEARCH_DATA['w-crea']")
+    page.wait_for_load_state("networkidle")
+    loaded = page.evaluate("Object.keys(window.CRSEARCH_DATA)")
+    name = re.search(r'data-keys="([^"]+)"', (latest_site / "index.html").read_text()).group(1)
+    text = (latest_site / name).read_text()
+    keys = json.loads(text[text.index("]=") + 2:].rstrip().rstrip(";"))
+    assert {"what", "happens", "when"} <= set(keys["question_words"])
+    want = {"w-" + site_search.shard_key(w, set(keys["shards"])) for w in ("creature", "dies")}
+    assert sorted(loaded) == sorted({"keys", *want})  # no question words: a question never searches them
+    assert page.locator("#results li[data-id]").count() == 0  # no site.js, no search
+
+
+def test_a_linked_typo_asks_for_its_letter_file_before_site_js(page, base_url):
+    """"deathtuch" is no word of the rules: the search page asks for the
+    words of its first letter (what typo correction reads) as soon as the
+    word file says so, without waiting for site.js (which never comes here)."""
+    page.route("**/site.js", lambda route: route.abort())
+    page.goto(base_url + "search.html?q=deathtuch")
+    page.wait_for_function("window.CRSEARCH_DATA && window.CRSEARCH_DATA['v-d']")
+    # A word the rules use needs no letter file.
+    page.goto(base_url + "search.html?q=deathtouch")
+    page.wait_for_function("window.CRSEARCH_DATA && window.CRSEARCH_DATA['keys']")
+    page.wait_for_load_state("networkidle")
+    loaded = page.evaluate("Object.keys(window.CRSEARCH_DATA)")
+    assert any(n.startswith("w-") for n in loaded) and not any(n.startswith("v-") for n in loaded)

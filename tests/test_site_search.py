@@ -36,9 +36,22 @@ def meta_path(folder: Path) -> str:
     return m.group(1)
 
 
+def keys_path(folder: Path) -> str:
+    """The word-file names the pages name (``data-keys`` on site.js)."""
+    m = re.search(r'<script src="site.js" defer data-search="[^"]+" data-keys="([^"]+)"',
+                  (folder / "index.html").read_text(encoding="utf-8"))
+    assert m
+    return m.group(1)
+
+
 @pytest.fixture(scope="module")
 def meta(latest_site) -> dict:
     return read_data(latest_site / meta_path(latest_site))
+
+
+@pytest.fixture(scope="module")
+def keys(latest_site) -> dict:
+    return read_data(latest_site / keys_path(latest_site))
 
 
 def test_tables_are_the_clis(meta):
@@ -52,6 +65,37 @@ def test_tables_are_the_clis(meta):
     assert meta["rank"]["coverage"] == search.COVERAGE
     assert meta["rank"]["passage"] == search.PASSAGE
     assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
+
+
+def test_word_file_names_come_with_the_clis_tables(keys, meta):
+    """What search.html needs to ask for a linked query's word files before
+    site.js arrives comes from the CLI's Python, not from the template."""
+    from crsearch.text import FOLD, STOP_WORDS
+    from crsearch.vocab import QUESTION_WORDS, tables
+
+    assert keys["stop_words"] == sorted(STOP_WORDS)
+    assert keys["question_words"] == sorted(QUESTION_WORDS)
+    assert keys["jargon"] == tables()["jargon"]
+    assert keys["fold"] == {chr(k): v for k, v in FOLD.items()}
+    assert "shards" not in meta  # one home: the metadata does not repeat them
+
+
+def test_other_wordings_travel_with_the_word(latest_site, keys):
+    """"dies" means "put into a graveyard from the battlefield": the word file
+    of "dies" holds the postings of those stems too, so that a question with
+    synonyms needs one round trip for its words, not two."""
+    def shard(word):
+        return read_data(latest_site / "search" / keys["shards"][site_search.shard_key(word, set(keys["shards"]))])
+
+    dies = shard("dies")
+    alts = dies["w"]["dies"][2]
+    assert ["battlefield", "graveyard", "into", "put"] in alts
+    for stem in ("put", "graveyard", "battlefield"):
+        assert site_search.shard_key(stem, set(keys["shards"])) != site_search.shard_key("dies", set(keys["shards"]))
+        assert dies["p"][stem] == shard(stem)["p"][stem]
+    crea = shard("creature")
+    assert ["noncreatur"] in crea["w"]["creature"][2]
+    assert crea["p"]["noncreatur"] == shard("noncreatur")["p"]["noncreatur"]
 
 
 def test_question_tables_are_the_clis(meta):
@@ -103,15 +147,33 @@ def _unpack(packed: list[str]) -> list[str]:
     return out
 
 
+def test_glossary_names_are_left_out_only_when_site_js_can_make_them(meta, latest_release):
+    """0 stands for "the words of the term" (site.js's normTitle, the same as
+    text.norm_title for ASCII); every other entry keeps its names."""
+    from crsearch.index import terms_of
+    from crsearch.text import norm_title
+
+    names = {g["id"]: g["names"] for g in terms_of(latest_release)["glossary"]}
+    left_out = 0
+    for term, got, _, _ in meta["glossary"]:
+        if got == 0:
+            left_out += 1
+            assert term.isascii() and names["glossary:" + term] == [norm_title(term)]
+        else:
+            assert got == names["glossary:" + term]
+    assert left_out > 500 and left_out < len(meta["glossary"])
+    assert site_search.glossary_names("glossary:Mana Value", ["converted mana cost", "mana value"]) != 0
+
+
 def test_pack_ids_round_trips():
     ids = ["7", "702", "702.1", "702.1a", "703", "703.4", "glossary:Trample"]
     assert _unpack(site_search.pack_ids(ids)) == ids
 
 
-def test_every_search_file_is_referenced_and_exists(latest_site, meta):
-    named = {*meta["shards"].values(), *meta["letters"].values(), *block_files(meta)}
+def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
+    named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta)}
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
-        Path(meta_path(latest_site)).name}
+        Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
     assert named == on_disk
     assert not (latest_site / "pagefind").exists()
     assert not (latest_site / "terms.js").exists()
@@ -143,7 +205,7 @@ def test_documents_carry_their_url(latest_site, meta, latest_release):
     assert rows["702.19c"][2] == "Trample"
 
 
-def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
+def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
     """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
     from crsearch.fastindex import FastBackend
     from crsearch.index import FIELD_BOOSTS, INDEX_FORMAT
@@ -159,8 +221,8 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
         # Summed field by field with the boosts, as a typed query sums them.
         cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(FIELD_BOOSTS.values()))
                for i, d in enumerate(docs)}
-        key = site_search.shard_key(stem, set(meta["shards"]))
-        df, deltas, ours = read_data(latest_site / "search" / meta["shards"][key])["p"][stem][:3]
+        key = site_search.shard_key(stem, set(keys["shards"]))
+        df, deltas, ours = read_data(latest_site / "search" / keys["shards"][key])["p"][stem][:3]
         nums, d = [], 0
         for x in deltas:
             d += x
@@ -171,10 +233,10 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, indexed_data_dir):
         assert df == fast.doc_frequency(stem)
 
 
-def test_words_know_their_stem_count_and_other_wordings(latest_site, meta):
+def test_words_know_their_stem_count_and_other_wordings(latest_site, keys):
     def entry(word):
-        key = site_search.shard_key(word, set(meta["shards"]))
-        return read_data(latest_site / "search" / meta["shards"][key])["w"][word]
+        key = site_search.shard_key(word, set(keys["shards"]))
+        return read_data(latest_site / "search" / keys["shards"][key])["w"][word]
 
     count, stem = entry("planeswalkers")[:2]
     assert count > 0 and stem == "planeswalk"
@@ -257,11 +319,11 @@ def test_serve_answers_304_to_a_known_etag(served):
     assert status == 200 and body
 
 
-def test_serve_cache_control_by_kind_of_file(served, meta, latest_site):
+def test_serve_cache_control_by_kind_of_file(served, keys, latest_site):
     assert fetch(served + "702.html")[1]["Cache-Control"] == "no-cache"
     assert "immutable" in fetch(served + meta_path(latest_site))[1]["Cache-Control"]
     assert fetch(served + "site.css")[1]["Cache-Control"] == "public, max-age=600"
-    shard = next(iter(meta["shards"].values()))
+    shard = next(iter(keys["shards"].values()))
     assert "immutable" in fetch(served + "search/" + shard)[1]["Cache-Control"]
     status, headers, body = fetch(served + "")
     assert status == 200 and b"<html" in body and headers["Cache-Control"] == "no-cache"
@@ -276,3 +338,33 @@ def test_serve_asks_for_the_style_sheet_with_each_page(served):
     _, headers, _ = fetch(served + "702.html")
     assert headers["Link"] == "<site.css>; rel=preload; as=style"
     assert "Link" not in fetch(served + "site.js")[1]
+
+
+def test_serve_keeps_the_connection_open(served):
+    """HTTP/1.1 keep-alive: a page, a 304, a 404 and a redirect answered on
+    one connection (a phone pays a round trip for each new one)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    u = urlsplit(served)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+    try:
+        conn.request("GET", "/702.html", headers={"Accept-Encoding": "gzip"})
+        first = conn.getresponse()
+        etag = first.getheader("ETag")
+        assert first.status == 200 and first.version == 11 and first.read()
+        sock = conn.sock
+        conn.request("GET", "/702.html", headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
+        again = conn.getresponse()
+        assert again.status == 304 and again.read() == b""
+        conn.request("GET", "/search")
+        moved = conn.getresponse()
+        assert moved.status == 301 and moved.read() == b""
+        conn.request("GET", "/no-such-page.html")
+        missing = conn.getresponse()
+        assert missing.status == 404 and b"<html" in missing.read()
+        conn.request("GET", "/site.css")
+        assert conn.getresponse().read()
+        assert conn.sock is sock
+    finally:
+        conn.close()
