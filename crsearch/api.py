@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from crsearch.history import History
     from crsearch.lookup import Library, Lookup
     from crsearch.model import GlossaryEntry, Release
+    from crsearch.repair import RepairReport
     from crsearch.search import SearchResult
-    from crsearch.store import RepairReport, StoredRelease
+    from crsearch.store import StoredRelease
     from crsearch.update import ImportResult
 
 

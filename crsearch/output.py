@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from crsearch.diff import Change, ReleaseDiff, Segment
     from crsearch.history import History
     from crsearch.lookup import Lookup
+    from crsearch.repair import RepairReport
     from crsearch.search import SearchResult
-    from crsearch.store import RepairReport
 
 
 def _id(text: str) -> str:
@@ -181,6 +181,10 @@ def why_line(why: dict[str, Any]) -> str:
         parts.append("words: " + ", ".join(why["words"]))
     for s in why.get("slang", ()):
         parts.append(f"slang “{s['words']}” → " + ", ".join(s["rules"]))
+    if why.get("topic"):
+        parts.append(f"topic “{why['topic']}”")
+    if why.get("card"):
+        parts.append(f"card {why['card']}")
     sem = why.get("semantic")
     if sem:
         parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")

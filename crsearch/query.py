@@ -15,7 +15,6 @@ from ``vocab``.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -349,19 +348,15 @@ def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str],
 
 
 def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
+    """The known word closest to ``word`` (``suggest.ranked``); titles' words
+    and frequent words win ties."""
+    from crsearch.suggest import ranked
+
     n = len(word)
     pool = [v for v in vocab if abs(len(v) - n) <= 2 and v[:1] == word[:1]] or \
            [v for v in vocab if abs(len(v) - n) <= 1]
-    matcher = difflib.SequenceMatcher(None, "", word)
-    scored = []
-    for cand in pool:
-        matcher.set_seq1(cand)
-        if matcher.real_quick_ratio() < 0.75 or matcher.quick_ratio() < 0.75:
-            continue
-        r = matcher.ratio()
-        if r >= 0.75:
-            scored.append((r + (0.05 if cand in titles else 0.0)
-                           + min(vocab.get(cand, 0), 200) / 20000, cand))
+    scored = [(r + (0.05 if cand in titles else 0.0) + min(vocab.get(cand, 0), 200) / 20000, cand)
+              for cand, r in ranked(word, pool, limit=len(pool), cutoff=0.75)]
     if not scored:
         return None
     return max(scored)[1]

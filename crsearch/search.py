@@ -74,6 +74,15 @@ SEMANTIC = 1.0
 #: Questions shorter than this many content words keep the lexical ranking
 #: alone (short questions are what the lexical ranking was tuned on).
 SEMANTIC_MIN_TERMS = 4
+#: Bonus of the rules a judge's topic (``topics.TOPICS``) names, when one of
+#: its cues is in the question; each later rule of a topic gets a little less.
+TOPIC = 1.0
+TOPIC_STEP = 0.1
+#: Bonus of the rules a card that judges know as a rules topic decides
+#: (``cards.RULES_CARDS``: Humility -> layers), when a question names it.
+CARD = 0.5
+#: Share of a further topic's or card's bonus that a rule already lifted gets.
+AGAIN = 0.3
 
 
 @dataclass
@@ -160,6 +169,7 @@ class Engine:
         self._why: dict[str, dict[str, Any]] = {}
         self._semantic_note: str | None = None
         self._vectors: Any = None
+        self._cues: Any = None  # topics.Cues, stemmed on the first query that needs them
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
 
@@ -564,12 +574,54 @@ class Engine:
             if doc["kind"] in ("chapter", "section"):
                 score -= 0.15
             scored.append((doc["id"], score))
+        if not q.passage:
+            scored = self._with_topics(q, scored)
         scored.sort(key=lambda t: -t[1])
         if long_question:
             scored = self._fuse(q, scored)
         if long_question:
             scored = self._subrules_first(scored)
         return scored
+
+    def _with_topics(self, q: ParsedQuery, scored: list[tuple[str, float]]
+                     ) -> list[tuple[str, float]]:
+        """The rules of the topics a question is about (``topics.TOPICS``)
+        and of the rules-famous cards it names (``cards.RULES_CARDS``) move
+        up, and join the candidates if the words missed them."""
+        if self._cues is None:
+            from crsearch.topics import Cues
+
+            self._cues = Cues(self.stem_word, self.id_set.__contains__)
+        found: list[tuple[str, str, float, tuple[str, ...]]] = [
+            ("topic", cue, TOPIC, topic.rules)
+            for cue, topic in self._cues.found(q.words + [w for _, v in q.slang for w in words(v)])]
+        if q.question:
+            from crsearch.cards import RULES_CARDS, cards_in
+
+            found += [("card", name, CARD, RULES_CARDS[name]) for name in cards_in(q.text)]
+        given: dict[str, list[float]] = {}
+        for why, what, weight, rules in found:
+            for n, id in enumerate(r for r in rules if r in self.id_set):
+                b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
+                if id not in given:
+                    if not self._passes(id, q.filters):
+                        continue
+                    given[id] = []
+                if not given[id] or b > max(given[id]):
+                    self._why.setdefault(id, {}).pop("topic", None)
+                    self._why[id].pop("card", None)
+                    self._why[id][why] = what
+                given[id].append(b)
+        # The best bonus, and a share of the others: more evidence, in any order.
+        bonus = {id: max(bs) + AGAIN * (sum(bs) - max(bs)) for id, bs in given.items()}
+        if not bonus:
+            return scored
+        out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
+        if not q.phrases:  # a typed "quoted phrase" must appear as written
+            # In rule order, so that ties rank alike here and on the site.
+            order = {id: n for n, id in enumerate(self.ids)}
+            out.extend(sorted(bonus.items(), key=lambda t: order.get(t[0], 0)))
+        return out
 
     def _situation_stems(self) -> set[str]:
         got = getattr(self, "_situation", None)

@@ -12,7 +12,8 @@ Layout::
 A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
 whole release.  Every write goes to a temporary folder that is renamed into
 place, and the catalog is replaced with ``os.replace``: an interrupted update
-leaves the previous state as it was.
+leaves the previous state as it was.  What such an interruption (or damage
+from outside) leaves behind is found and fixed by ``repair.py``.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError, short
+from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError, reason, short
 from crsearch.model import Chapter, Release, Rule, Section
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
+
+    from crsearch.repair import RepairReport
 
 
 def _path(*parts: str) -> Path:
@@ -48,14 +51,12 @@ def _json() -> Any:
 CATALOG = "catalog.json"
 MARKER = ".crsearch-store"  # says "this data dir was made by crsearch"
 FORMAT = 1
-_STAGING = ".tmp-"
-_OWNER = ".crsearch-staging"  # inside a staging folder: the pid of the process writing it
-_RETIRED = ".retired"  # inside a release folder the catalog no longer lists
-_DAMAGED = ".damaged-"  # prefix of a release folder that repair could not save
-STAGING_GRACE = 3600  # seconds a staging folder of a live process is left alone
-RETIRE_GRACE = 600  # seconds a replaced release stays for readers that still hold it
+STAGING = ".tmp-"
+OWNER = ".crsearch-staging"  # inside a staging folder: the pid of the process writing it
+RETIRED = ".retired"  # inside a release folder the catalog no longer lists
+DAMAGED = ".damaged-"  # prefix of a release folder that repair could not save
 FIRST_YEAR, LAST_YEAR = 1993, 2100  # the game began in 1993
-_DIR_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.([0-9a-f]{8})\.([0-9a-f]{6})")
+DIR_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.([0-9a-f]{8})\.([0-9a-f]{6})")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _HEX = re.compile(r"[0-9a-f]+")
 REPAIR = "run `crsearch repair`"
@@ -83,8 +84,6 @@ def _default_root() -> str:
     return str(platformdirs.user_data_dir("crsearch", appauthor=False))
 
 
-
-
 def valid_date(text: object) -> str:
     """``text`` if it is a real calendar date YYYY-MM-DD in 1993..2100, else BadInput.
 
@@ -104,10 +103,15 @@ def valid_date(text: object) -> str:
                    f"(a real date YYYY-MM-DD between {FIRST_YEAR} and {LAST_YEAR})")
 
 
-def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+def _dumps(data: Any) -> str:
+    """The text of every JSON file the store writes (sorted keys, no spaces)."""
     # json.dumps, not json.dump: only the one-shot form uses the C encoder,
     # which makes writing a release several times faster.
-    text = _json().dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _json().dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _write_json(path: Path, data: Any, sync: bool = False) -> None:
+    text = _dumps(data)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
         if sync:
@@ -115,14 +119,11 @@ def _write_json(path: Path, data: Any, sync: bool = False) -> None:
             os.fsync(f.fileno())
 
 
-def _write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        _write_json(tmp, data, sync=True)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Replace the JSON file ``path`` in one step (repair rewrites small files so)."""
+    from crsearch.files import write_atomic
+
+    write_atomic(path, _dumps(data).encode("utf-8"), sync=True)
 
 
 def _sync_tree(folder: Path) -> None:
@@ -136,7 +137,8 @@ def _sync_tree(folder: Path) -> None:
                 os.close(fd)
 
 
-def _read_release_text(path: str | Path) -> str:
+def read_release_text(path: str | Path) -> str:
+    """The text of a release file, gzip or plain; ValueError when the gzip data is damaged."""
     import gzip
     import zlib
 
@@ -150,7 +152,8 @@ def _read_release_text(path: str | Path) -> str:
         raise ValueError(f"not gzip data: {e}") from None
 
 
-def _read_json(path: str | Path) -> Any:
+def read_json(path: str | Path) -> Any:
+    """A JSON file this store wrote, read with :func:`loads`."""
     with open(path, encoding="utf-8") as f:
         return loads(f.read())
 
@@ -199,43 +202,9 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
-
-
-def _why(e: BaseException) -> str:
-    """A short reason for a read error (errno text, or the JSON complaint)."""
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return short(" ".join(str(e).split()) or type(e).__name__, 60)
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: alive, someone else's
-        return True
-    return True
-
-
 def mark_owner(folder: Path, pid: int | None = None) -> None:
     """Write the marker that makes ``folder`` a staging folder of process ``pid``."""
-    (folder / _OWNER).write_text(str(pid or os.getpid()), encoding="ascii")
-
-
-def _abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
-    """True for our own temporary folder whose writer is gone (or very old)."""
-    try:
-        pid = int((folder / _OWNER).read_text(encoding="ascii").strip() or 0)
-    except (OSError, ValueError):
-        return False  # not ours (or not yet marked): never delete it
-    try:
-        age = time.time() - folder.stat().st_mtime
-    except OSError:
-        return False
-    return not _pid_alive(pid) or age > grace
+    (folder / OWNER).write_text(str(pid or os.getpid()), encoding="ascii")
 
 
 class StoredRelease:
@@ -271,7 +240,7 @@ class StoredRelease:
                     continue
                 raise self._damaged(name, "missing") from None
             except (OSError, ValueError, EOFError) as e:
-                raise self._damaged(name, f"damaged ({_why(e)})") from None
+                raise self._damaged(name, f"damaged ({reason(e)})") from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _refresh(self) -> bool:
@@ -292,7 +261,7 @@ class StoredRelease:
         return True
 
     def meta(self) -> dict[str, Any]:
-        meta = self._read("meta.json", _read_json)
+        meta = self._read("meta.json", read_json)
         if not isinstance(meta, dict) or not all(
                 isinstance(meta.get(k), list) for k in ("sections", "chapters", "rule_ids")):
             raise self._damaged("meta.json", "damaged (not a release summary)")
@@ -303,7 +272,7 @@ class StoredRelease:
         name = self._chapter_file(chapter)
         if name is None:
             return []
-        rules = self._read(name, _read_json)
+        rules = self._read(name, read_json)
         if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
             raise self._damaged(name, "damaged (not a list of rules)")
         return rules
@@ -337,7 +306,7 @@ class StoredRelease:
         text = self._read(name, read)
         run = _run_of(text, first, keep)
         if run is None:
-            rules = self._read(name, _read_json)
+            rules = self._read(name, read_json)
             if not isinstance(rules, list) or not all(isinstance(r, dict) and "id" in r for r in rules):
                 raise self._damaged(name, "damaged (not a list of rules)")
             run = [d for d in rules if keep(d["id"])]
@@ -354,40 +323,27 @@ class StoredRelease:
 
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
-        text = self._read(self.release_name, _read_release_text)
+        text = self._read(self.release_name, read_release_text)
         try:
             data = _json().loads(text)
         except ValueError as e:
-            raise self._damaged(self.release_name, f"damaged ({_why(e)})") from None
+            raise self._damaged(self.release_name, f"damaged ({reason(e)})") from None
         if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
             raise self._damaged(self.release_name, "damaged (not a release)")
         return text
 
     def release(self) -> Release:
-        data = self._read(self.release_name, lambda p: _json().loads(_read_release_text(p)))
+        data = self._read(self.release_name, lambda p: _json().loads(read_release_text(p)))
         try:
             if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
                 raise ValueError("not a release")
             return Release.from_dict(data)
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise self._damaged(self.release_name, f"damaged ({_why(e)})") from None
+            raise self._damaged(self.release_name, f"damaged ({reason(e)})") from None
 
     @property
     def index_dir(self) -> Path:
         return self.path / "index"
-
-
-class RepairReport:
-    """What :meth:`Store.repair` found and did, one line per fact."""
-
-    def __init__(self) -> None:
-        self.releases = 0
-        self.fixed: list[str] = []
-        self.dropped: list[str] = []
-        self.removed: list[str] = []
-
-    def lines(self) -> list[str]:
-        return [*self.fixed, *self.dropped, *self.removed]
 
 
 class Store:
@@ -410,11 +366,11 @@ class Store:
         """The catalog's entries, checked; a damaged catalog raises DamagedStore."""
         p = os.path.join(self.dir, CATALOG)
         try:
-            data = _read_json(p)
+            data = read_json(p)
         except FileNotFoundError:
             return []
         except (OSError, ValueError) as e:
-            raise DamagedStore(f"the catalog {p} is damaged ({_why(e)}); {REPAIR}") from None
+            raise DamagedStore(f"the catalog {p} is damaged ({reason(e)}); {REPAIR}") from None
         problem = _catalog_problem(data)
         if problem:
             raise DamagedStore(f"the catalog {p} is damaged ({problem}); {REPAIR}")
@@ -474,7 +430,7 @@ class Store:
         if rel.exists():
             ours = True
             try:
-                fmt = _read_json(self.root / CATALOG).get("format")
+                fmt = read_json(self.root / CATALOG).get("format")
                 ours = fmt == FORMAT
             except Exception:  # noqa: BLE001 - absent or damaged: judge by the folders
                 try:
@@ -503,7 +459,7 @@ class Store:
         date = valid_date(release.effective_date)
         self.check_ours()
         self.releases_dir.mkdir(parents=True, exist_ok=True)
-        tmp = _path(tempfile.mkdtemp(prefix=f"{_STAGING}{date}-", dir=self.releases_dir))
+        tmp = _path(tempfile.mkdtemp(prefix=f"{STAGING}{date}-", dir=self.releases_dir))
         try:
             mark_owner(tmp, owner)
             write_release_files(release, tmp)
@@ -522,16 +478,18 @@ class Store:
 
         A stored release of the same date that is complete, or has more rules,
         is kept (``KeptRelease``) unless ``force``.  The replaced folder stays
-        on disk for :data:`RETIRE_GRACE` seconds, for readers still using it.
+        on disk for ``repair.RETIRE_GRACE`` seconds, for readers still using it.
         """
         import shutil
 
+        from crsearch.repair import catalog_or_rebuild, sweep
+
         date = valid_date(release.effective_date)
         try:
-            with self._lock():
+            with self.lock():
                 self.check_ours()
-                entries = self._catalog_or_repair()
-                self._sweep()
+                entries = catalog_or_rebuild(self)
+                sweep(self)
                 old = [r for r in entries if r["effective_date"] == date]
                 if old and not force:
                     refusal = _worse(release, old[0])
@@ -542,12 +500,12 @@ class Store:
                     key = os.urandom(4).hex()
                 final_name = f"{date}.{key}.{os.urandom(3).hex()}"
                 final = self._inside(self.releases_dir / final_name)
-                (staged / _OWNER).unlink(missing_ok=True)
+                (staged / OWNER).unlink(missing_ok=True)
                 os.replace(staged, final)
                 entries = [r for r in entries if r["effective_date"] != date]
                 entry = catalog_entry(release, final_name)
                 entries.append(entry)
-                self._write_catalog(entries)
+                self.write_catalog(entries)
                 for r in old:
                     retire(self.releases_dir / r["dir"])
         finally:
@@ -563,40 +521,26 @@ class Store:
             raise BadInput(f"refusing to write outside the data dir: {short(path)}")
         return path
 
-    def _catalog_or_repair(self) -> list[dict[str, Any]]:
-        """The catalog; rebuilt first if it is damaged, or missing beside releases."""
-        try:
-            entries = self.catalog()
-        except DamagedStore:
-            entries = None
-        if entries is None or (not (self.root / CATALOG).exists() and self._has_releases()):
-            self._repair_locked(RepairReport())
-            entries = self.catalog()
-        return entries
-
-    def _has_releases(self) -> bool:
-        try:
-            return any(_DIR_NAME.fullmatch(p.name) for p in self.releases_dir.iterdir())
-        except OSError:
-            return False
-
     def replace_index(self, stored: StoredRelease,
                       build: Callable[[Path], object]) -> None:
         """Build a new index next to the old one and swap it in."""
-        with self._lock():
-            self._replace_index_locked(stored, build)
+        with self.lock():
+            self.replace_index_locked(stored, build)
 
-    def _replace_index_locked(self, stored: StoredRelease,
-                              build: Callable[[Path], object]) -> None:
+    def replace_index_locked(self, stored: StoredRelease,
+                             build: Callable[[Path], object]) -> None:
+        """:meth:`replace_index` for a caller that holds :meth:`lock` (repair)."""
         import shutil
         import tempfile
+
+        from crsearch.repair import recover_index
 
         recover_index(stored.path)
         tmp = _path(tempfile.mkdtemp(prefix=".index-", dir=stored.path))
         try:
             mark_owner(tmp)
             build(tmp)
-            (tmp / _OWNER).unlink(missing_ok=True)
+            (tmp / OWNER).unlink(missing_ok=True)
             write_manifest(tmp)
             old = stored.path / ".index-old"
             if stored.index_dir.exists():
@@ -610,7 +554,7 @@ class Store:
             raise
 
     @contextlib.contextmanager
-    def _lock(self) -> Iterator[None]:
+    def lock(self) -> Iterator[None]:
         """One writer at a time, so sweeping never removes another's work."""
         try:
             import fcntl
@@ -625,7 +569,8 @@ class Store:
             finally:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
-    def _write_catalog(self, entries: list[dict[str, Any]]) -> None:
+    def write_catalog(self, entries: list[dict[str, Any]]) -> None:
+        """Replace the catalog with ``entries`` in one step (the caller holds :meth:`lock`)."""
         import tempfile
 
         entries = sorted(entries, key=lambda r: r["effective_date"])
@@ -638,204 +583,28 @@ class Store:
             _path(tmp).unlink(missing_ok=True)
             raise
 
-    def _sweep(self, report: RepairReport | None = None) -> None:
-        """Remove what crsearch left behind, and nothing else.
-
-        Only two kinds of folder are ever deleted: a staging folder whose
-        writer is gone, and one of our release folders that the catalog has
-        not listed for RETIRE_GRACE seconds.  Unknown folders are left alone.
-        """
-        import shutil
-
-        rel = self.releases_dir
-        if not rel.is_dir():
-            return
-        known = {r["dir"] for r in self.catalog()}
-        now = time.time()
-        for p in rel.iterdir():
-            name = p.name
-            if name in known or not p.is_dir():
-                continue
-            gone = False
-            if name.startswith(_STAGING):
-                gone = _abandoned(p)
-            elif _DIR_NAME.fullmatch(name) and (p / "meta.json").is_file():
-                try:
-                    since = float((p / _RETIRED).read_text(encoding="ascii"))
-                except FileNotFoundError:
-                    # Renamed into place but never listed (a killed import), or
-                    # listed by a catalog since lost: start its grace period
-                    # now; repair can still bring it back until it ends.
-                    retire(p)
-                    continue
-                except (OSError, ValueError):
-                    since = 0.0
-                gone = now - since > RETIRE_GRACE
-            if gone:
-                shutil.rmtree(p, ignore_errors=True)
-                if report is not None:
-                    report.removed.append(f"removed the leftover folder releases/{name}")
-        for p in self.root.glob(".catalog-*"):
-            p.unlink(missing_ok=True)
-        for name in known:
-            recover_index(rel / name)
-
-    # -- repairing ---------------------------------------------------------
+    # -- repairing (crsearch/repair.py) --------------------------------------
     def repair(self) -> RepairReport:
-        """Check every release folder, fix what can be fixed, rebuild the catalog.
+        """Check every release folder, fix what can be fixed, rebuild the catalog
+        (see :func:`crsearch.repair.repair_store`)."""
+        from crsearch.repair import repair_store
 
-        Chapter files and ``meta.json`` are rewritten from ``release.json``; a
-        release whose ``release.json`` is damaged is set aside (renamed
-        ``.damaged-…``) and must be imported again.  A damaged search index is
-        rebuilt.
-        """
-        report = RepairReport()
-        with self._lock():
-            self.check_ours()
-            self._repair_locked(report)
-            self._sweep(report)
-        return report
-
-    def _repair_locked(self, report: RepairReport) -> None:
-        rel = self.releases_dir
-        try:
-            entries = self.catalog()
-        except DamagedStore as e:
-            report.fixed.append(f"rebuilt the damaged catalog from the release folders ({e})"
-                                .replace(f"; {REPAIR}", ""))
-            entries = []
-        listed = {r["dir"] for r in entries}
-        candidates: dict[str, list[tuple[int, float, Path]]] = {}
-        if rel.is_dir():
-            for p in rel.iterdir():
-                m = _DIR_NAME.fullmatch(p.name)
-                if not m or not p.is_dir():
-                    continue
-                # Prefer what the catalog listed, then live over retired, then newest.
-                rank = 2 if p.name in listed else (0 if (p / _RETIRED).exists() else 1)
-                try:
-                    mtime = (p / "meta.json").stat().st_mtime
-                except OSError:
-                    mtime = 0.0
-                candidates.setdefault(m.group(1), []).append((rank, mtime, p))
-        fresh: list[dict[str, Any]] = []
-        for date in sorted(candidates):
-            try:
-                valid_date(date)
-            except BadInput:
-                continue
-            for _, _, p in sorted(candidates[date], reverse=True):
-                entry = self._check_release(p, date, report)
-                if entry is None:
-                    continue
-                fresh.append(entry)
-                (p / _RETIRED).unlink(missing_ok=True)
-                for _, _, other in candidates[date]:
-                    if other != p and other.exists() and not (other / _RETIRED).exists():
-                        retire(other)
-                break
-        kept = {e["effective_date"] for e in fresh}
-        for old_entry in entries:
-            day = old_entry["effective_date"]
-            if day not in kept and not any(
-                    line.startswith(f"release {day}:") for line in report.dropped):
-                report.dropped.append(f"release {day}: its folder is gone; import "
-                                      "it again with `crsearch update --from FILE`")
-        report.releases = len(fresh)
-        if fresh != entries or not (self.root / CATALOG).exists():
-            if fresh or entries or (self.root / CATALOG).exists():
-                self._write_catalog(fresh)
-
-    def _check_release(self, folder: Path, date: str,
-                       report: RepairReport) -> dict[str, Any] | None:
-        """The catalog entry of one release folder, fixing its small files."""
-        try:
-            name = StoredRelease(date, folder, {}).release_name
-            data = _json().loads(_read_release_text(folder / name))
-            release = Release.from_dict(data)
-            if release.effective_date != date or not release.rules:
-                raise ValueError("not the release its folder names")
-        except Exception as e:  # noqa: BLE001 - any damage means the same thing here
-            damaged = folder.with_name(_DAMAGED + folder.name)
-            try:
-                os.replace(folder, damaged)
-            except OSError:
-                pass
-            report.dropped.append(
-                f"release {date}: the release file is damaged ({_why(e)}); set aside as "
-                f"releases/{damaged.name}: import it again with `crsearch update --from FILE`")
-            return None
-        stored = StoredRelease(date, folder, {})
-        try:
-            meta = stored.meta()
-            if meta != meta_of(release):
-                raise ValueError("out of date")
-        except (StoreError, ValueError):
-            _write_json_atomic(folder / "meta.json", meta_of(release))
-            report.fixed.append(f"release {date}: rewrote meta.json")
-        chapters = _by_chapter(release)
-        for chapter, rules in chapters.items():
-            p = folder / "chapters" / f"{chapter}.json"
-            try:
-                ok = _read_json(p) == rules
-            except (OSError, ValueError):
-                ok = False
-            if not ok:
-                p.parent.mkdir(exist_ok=True)
-                _write_json_atomic(p, rules)
-                report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
-        recover_index(folder)
-        index = folder / "index"
-        if index.exists() and not _index_ok(index):
-            from crsearch import index as windex
-
-            self._replace_index_locked(StoredRelease(date, folder, {}),
-                                       lambda path: windex.build_index(release, path))
-            report.fixed.append(f"release {date}: rebuilt the search index")
-        return catalog_entry(release, folder.name)
+        return repair_store(self)
 
 
 def retire(folder: Path) -> None:
-    """Mark a replaced release folder; the sweep deletes it after RETIRE_GRACE."""
+    """Mark a replaced release folder; the sweep deletes it after ``repair.RETIRE_GRACE``."""
     try:
-        (folder / _RETIRED).write_text(repr(time.time()), encoding="ascii")
+        (folder / RETIRED).write_text(repr(time.time()), encoding="ascii")
     except OSError:
         pass
-
-
-def recover_index(folder: Path) -> None:
-    """Finish an index swap that was killed between its two renames."""
-    index, old = folder / "index", folder / ".index-old"
-    try:
-        if not index.exists() and old.is_dir():
-            os.replace(old, index)
-    except OSError:
-        return
-    _clean_index_leftovers(folder)
-
-
-def _clean_index_leftovers(folder: Path) -> None:
-    import shutil
-
-    try:
-        leftovers = [p for p in folder.glob(".index-*") if p.is_dir()]
-    except OSError:
-        return
-    for p in leftovers:
-        if p.name == ".index-old":
-            if (folder / "index").exists():
-                shutil.rmtree(p, ignore_errors=True)
-        elif not (p / _OWNER).exists() or _abandoned(p):
-            # Called only under the store's lock: an unmarked .index-* folder
-            # is a killed run's (or an older crsearch's), a marked one is
-            # removed once its writer is gone.
-            shutil.rmtree(p, ignore_errors=True)
 
 
 MANIFEST = ".manifest.json"
 
 
-def _digest(path: Path) -> list[Any]:
+def file_digest(path: Path) -> list[Any]:
+    """``[size, sha256]`` of a file: one entry of an index's manifest."""
     import hashlib
 
     h = hashlib.sha256()
@@ -847,28 +616,13 @@ def _digest(path: Path) -> list[Any]:
 
 def write_manifest(folder: Path) -> None:
     """Record the size and hash of every file of an index, so repair can spot damage."""
-    files = {p.name: _digest(p) for p in sorted(folder.iterdir())
+    files = {p.name: file_digest(p) for p in sorted(folder.iterdir())
              if p.is_file() and p.name != MANIFEST and not p.name.endswith("WRITELOCK")}
     _write_json(folder / MANIFEST, files)
 
 
-def _index_ok(index: Path) -> bool:
-    from crsearch.index import open_terms
-
-    try:
-        open_terms(index)
-        if (index / MANIFEST).is_file():
-            want = _read_json(index / MANIFEST)
-            return all(_digest(index / name) == list(v) for name, v in want.items())
-        if (index / "fast.json").exists():
-            _read_json(index / "fast.json")
-    except Exception:  # noqa: BLE001 - damaged, whatever the kind
-        return False
-    return True
-
-
 def _is_our_name(name: str) -> bool:
-    return (bool(_DIR_NAME.fullmatch(name)) or name.startswith((_STAGING, _DAMAGED)))
+    return (bool(DIR_NAME.fullmatch(name)) or name.startswith((STAGING, DAMAGED)))
 
 
 def _catalog_problem(data: Any) -> str | None:
@@ -885,7 +639,7 @@ def _catalog_problem(data: Any) -> str | None:
             valid_date(r.get("effective_date"))
         except BadInput:
             return f"entry {n} has no valid effective date"
-        m = _DIR_NAME.fullmatch(str(r.get("dir", "")))
+        m = DIR_NAME.fullmatch(str(r.get("dir", "")))
         if not isinstance(r.get("dir"), str) or not m or m.group(1) != r["effective_date"]:
             return f"entry {n} ({r['effective_date']}) has no valid folder"
         counts = r.get("counts")
@@ -970,7 +724,8 @@ def catalog_entry(release: Release, dirname: str) -> dict[str, Any]:
     }
 
 
-def _by_chapter(release: Release) -> dict[str, list[dict[str, Any]]]:
+def by_chapter(release: Release) -> dict[str, list[dict[str, Any]]]:
+    """What each chapter file of ``release`` holds, by chapter id."""
     by_chapter: dict[str, list[dict[str, Any]]] = {c.id: [] for c in release.chapters}
     for r in release.rules:
         by_chapter.setdefault(r.chapter, []).append(r.to_dict())
@@ -984,11 +739,10 @@ def write_release_files(release: Release, folder: Path) -> None:
     (folder / "chapters").mkdir(parents=True, exist_ok=True)
     # The whole release repeats the chapter files; only export, the index and
     # the site read it, so it is kept compressed (about a fifth of the size).
-    text = _json().dumps(release.to_dict(), ensure_ascii=False, separators=(",", ":"),
-                      sort_keys=True)
+    text = _dumps(release.to_dict())
     with open(folder / RELEASE_FILE, "wb") as f:
         f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
-    for chapter, rules in _by_chapter(release).items():
+    for chapter, rules in by_chapter(release).items():
         _write_json(folder / "chapters" / f"{chapter}.json", rules)
     _write_json(folder / "meta.json", meta_of(release))
 

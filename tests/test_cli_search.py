@@ -193,6 +193,7 @@ def test_search_why_explains_each_result(indexed_data_dir):
     assert "bounced → return to its owner's hand" in r.output
     assert r.output.count("why: ") == 3
     assert "meaning: similarity" in r.output
+    assert "topic “counters bounce”" in r.output
 
 
 def test_search_why_json_adds_fields_only_when_asked(indexed_data_dir):

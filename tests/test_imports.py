@@ -80,7 +80,7 @@ def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
             "from crsearch.cli import cli\n"
             "cli(['rule', '702.19c'], prog_name='crsearch', standalone_mode=False)\n"
             "print(sorted(m for m in ('json', 'pathlib', 'shutil', 'dataclasses', 'difflib', "
-            "'crsearch.search') if m in sys.modules))\n")
+            "'crsearch.search', 'crsearch.repair') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                          check=True, env={**os.environ, "CRSEARCH_DATA": str(latest_data_dir),
                                           "PYTHONPATH": os.pathsep.join(

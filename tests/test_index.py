@@ -267,6 +267,48 @@ def test_slang_finds_the_rules_wording(engine):
     assert any(i in ("122.2", "400.7") for i in got), got
 
 
+def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
+    from crsearch import search as search_module
+
+    question = ("Both of our creatures die in combat at the same time. Does my "
+                "Gravecaller's 'when another creature dies' ability still trigger?")
+    result = engine.search(question, 5)
+    got = [h.id for h in result.results]
+    assert "603.10a" in got[:3], got
+    hit = next(h for h in result.results if h.id == "603.10a")
+    assert hit.why["topic"] == "dies same time"
+    # Without the topics the words alone miss it: the table is what found it.
+    monkeypatch.setattr(search_module, "TOPIC", 0.0)
+    assert "603.10a" not in ids(engine, question, 3)
+
+
+def test_a_card_judges_know_brings_its_rules(engine, monkeypatch):
+    from crsearch import search as search_module
+
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+
+    def best_layer_rank():
+        result = engine.search(question, 10)
+        return next((n for n, h in enumerate(result.results) if h.id.startswith("613.")), 99), result
+
+    with_cards, result = best_layer_rank()
+    assert result.understood["card_names"][:1] == ["Humility"]
+    assert with_cards < 10 and result.results[with_cards].why.get("card") == "humility"
+    monkeypatch.setattr(search_module, "CARD", 0.0)
+    without, _ = best_layer_rank()
+    assert with_cards < without
+
+
+def test_topics_only_name_rules_of_the_release_searched(engine, monkeypatch):
+    from crsearch import topics
+    from crsearch.search import Engine
+
+    monkeypatch.setattr(topics, "TOPICS", (topics.Topic(("counters bounce",), ("999.9z", "122.2")),))
+    fresh = Engine(engine.index_dir)
+    got = ids(fresh, "my creature got bounced, what happens to the counters?", 10)
+    assert "999.9z" not in got and "122.2" in got[:3], got
+
+
 def test_a_subrule_that_answers_ranks_above_its_rule(engine):
     scored = [("702.15", 3.0), ("810.9", 2.5), ("702.15b", 2.0), ("702.15", 1.0)]
     got = engine._subrules_first(scored[:3])

@@ -68,7 +68,7 @@ def test_reimport_replaces_the_release_and_retires_the_old_folder(tmp_path, mini
     assert second.path.exists() and len(store.catalog()) == 1
     assert store.pick().path == second.path
     # ... and goes once the grace period is over.
-    monkeypatch.setattr("crsearch.store.RETIRE_GRACE", 0)
+    monkeypatch.setattr("crsearch.repair.RETIRE_GRACE", 0)
     third = store.save(mini_release)
     assert not first.path.exists() and third.path.exists()
 
@@ -130,7 +130,7 @@ def test_an_unlisted_release_folder_gets_a_grace_period(tmp_path, mini_release, 
     shutil.copytree(stored.path, stray)  # as if an import was killed after its rename
     store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2032-04-04"}))
     assert (stray / ".retired").exists()
-    monkeypatch.setattr("crsearch.store.RETIRE_GRACE", 0)
+    monkeypatch.setattr("crsearch.repair.RETIRE_GRACE", 0)
     store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2033-05-05"}))
     assert not stray.exists() and stored.path.exists()
 
