@@ -52,6 +52,7 @@ from crsearch.model import GLOSSARY_PREFIX, Release
 FOLDER = "search"
 META = "meta"
 KEYS = "keys"
+TOPICS = "topics"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
 #: Document runs hold about this many bytes of JSON each.
@@ -291,13 +292,19 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
+    # The judges' topics and the rules-famous cards (search.Engine._with_topics).
+    name, raw = _hashed(TOPICS, TOPICS, topics_data(stem_of, set(docids)))
+    files[name] = raw
+    topics_file = name.split(".")[1]
+
     # What names a query's word files, apart from the metadata, so that the
     # search page can ask for them while site.js and the metadata load.
     name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
                                      "stop_words": sorted(STOP_WORDS),
                                      "fold": {chr(k): v for k, v in sorted(FOLD.items())},
                                      "jargon": tables()["jargon"],
-                                     "question_words": sorted(QUESTION_WORDS)})
+                                     "question_words": sorted(QUESTION_WORDS),
+                                     "topics": topics_file})
     files[name] = raw
 
     from crsearch import numbers
@@ -316,7 +323,10 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                  "boosts": FIELD_BOOSTS,
                  "question_candidates": ranking.QUESTION_CANDIDATES,
                  "semantic_min_terms": ranking.SEMANTIC_MIN_TERMS,
-                 "max_terms": parsing.MAX_TERMS},
+                 "max_terms": parsing.MAX_TERMS,
+                 "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
+                 "card": ranking.CARD, "again": ranking.AGAIN},
+        "topics": topics_file,  # site.js makes search/topics.<hash>.js
         # Questions in a player's words (query.is_question, card_names): the
         # parser's word lists, the situation words' stems (as the CLI stems
         # them), and the rules that are only a title (their subrules first).
@@ -341,6 +351,32 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     name, raw = _hashed(META, META, meta)
     files[name] = raw
     return dict(sorted(files.items()))
+
+
+#: Endings a player adds to a cue's word ("blink" -> "blinked"): their stems
+#: are exported, since the browser has no stemmer for words the rules never use.
+_ENDINGS = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")
+
+
+def topics_data(stem: Callable[[str], str], ids: set[str]) -> dict[str, Any]:
+    """The topics (their cues' stems grouped by the rules they name), the
+    stems of the cue words' likely forms, and the cards table."""
+    from crsearch.cards import table as cards_table
+    from crsearch.topics import Cues, cue_words
+
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for stems, _, rules in Cues(stem, ids.__contains__).table():
+        groups.setdefault(tuple(rules), []).append(" ".join(stems))
+    cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
+    forms: dict[str, str] = {}
+    for w in sorted(cue_words()):
+        bases = {w, w[:-1]} if w.endswith("e") else {w, w + w[-1:]}
+        for f in [w] + [b + e for b in bases for e in _ENDINGS]:
+            s = stem(f)
+            if s in cue_stems and s != f:
+                forms[f] = s
+    return {"topics": [[cues, list(rules)] for rules, cues in groups.items()],
+            "forms": forms, "cards": cards_table()}
 
 
 def meta_name(files: dict[str, bytes]) -> str:

@@ -173,6 +173,7 @@
   Engine.prototype.prefetch = function (text) {
     var self = this, folded = this.foldText(text), ws = folded.match(WORD) || [];
     var complete = /[\s"'.,;:!?)]$/.test(folded) ? ws : ws.slice(0, -1), want = [];
+    if (ws.length) this.loadTopics().catch(function () {});
     function take(w) {
       if (self.stop.has(w)) return;
       want.push(w);
@@ -718,7 +719,9 @@
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return self.need(more, q.passage, true).then(function () { return [titles, early]; });
+      return Promise.all([self.need(more, q.passage, true), q.passage ? null : self.loadTopics()]).then(function () {
+        return [titles, early];
+      });
     }).then(function (got) {
       var titles = got[0], early = got[1], cited = [];
       if (q.passage) {
@@ -1010,6 +1013,22 @@
       }
       return { id: id, low: q.phrases.length && !q.passage ? -Infinity : score, score: score, up: score + up, out: out, exact: up === 0 };
     }).filter(function (r) { return !r.out; });
+    var bonus = q.passage ? null : this.topicBonus(q);
+    if (bonus) {
+      rows.forEach(function (r) {
+        var b = bonus.get(r.id);
+        if (b === undefined) return;
+        r.score += b; r.low += b; r.up += b;
+        bonus.delete(r.id);
+      });
+      /* Rules the words missed join in rule order (a typed phrase excepted). */
+      if (!q.phrases.length) {
+        Array.from(bonus.keys()).sort(function (a, b) { return self.num.get(a) - self.num.get(b); }).forEach(function (id) {
+          var b = bonus.get(id);
+          rows.push({ id: id, low: b, score: b, up: b, out: false, exact: true });
+        });
+      }
+    }
     var lows = rows.map(function (r) { return r.low; }).sort(function (x, y) { return y - x; });
     var bar = lows.length >= need ? lows[need - 1] : -Infinity;
     var fetch = rows.filter(function (r) { return !r.exact && r.up >= bar; });
@@ -1038,6 +1057,87 @@
       scored.sort(function (a, b) { return b[1] - a[1]; });
       return longQuestion ? self.subrulesFirst(scored) : scored;
     });
+  };
+
+  /* -- the judges' topics and the rules-famous cards (Engine._with_topics) ---- */
+  Engine.prototype.loadTopics = function () {
+    var self = this;
+    if (!this.m.topics) return Promise.resolve(null);
+    if (!this.topicsPromise) {
+      this.topicsPromise = load("topics", "search/topics." + this.m.topics + ".js").then(function (d) {
+        if (!d._cues) {
+          d._cues = d.topics.map(function (t) { return [t[0].map(function (c) { return c.split(" "); }), t[1]]; });
+          d._plain = new Set(d.cards.plain);
+        }
+        self.topicData = d;
+        return d;
+      });
+      this.topicsPromise.catch(function () { self.topicsPromise = null; });
+    }
+    return this.topicsPromise;
+  };
+  /* topics.question_stems: "opponent's" meets the cue word "opponent". */
+  Engine.prototype.topicStem = function (w) {
+    if (w.length > 2 && w.slice(-2) === "'s") w = w.slice(0, -2);
+    var e = this.words[w];
+    if (e) return e[1];
+    return this.topicData.forms[w] || this.blockStems[w] || w;
+  };
+  /* cards.cards_in: the table's cards named in a question, longest name
+     first at each word; a name that is a plain word counts only capitalised. */
+  Engine.prototype.cardsIn = function (text) {
+    var self = this, c = this.topicData.cards, found = [];
+    var toks = text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu) || [];
+    var folded = toks.map(function (t) { return self.foldText(t); });
+    function has(k) { return Object.prototype.hasOwnProperty.call(c.index, k); }
+    function lookup(k) {
+      if (has(k)) return c.index[k];
+      if (k.slice(-2) === "'s" && has(k.slice(0, -2))) return c.index[k.slice(0, -2)];
+      return null;
+    }
+    for (var i = 0; i < toks.length; i++) {
+      for (var n = Math.min(c.longest, toks.length - i); n > 0; n--) {
+        var typed = folded.slice(i, i + n).join(" "), name = lookup(typed);
+        if (name === null) continue;
+        var bare = typed.slice(-2) === "'s" && !has(typed) ? typed.slice(0, -2) : typed;
+        if (n === 1 && this.topicData._plain.has(bare) && !/^\p{Lu}/u.test(toks[i])) continue;
+        if (found.indexOf(name) < 0) found.push(name);
+        i += n - 1;
+        break;
+      }
+    }
+    return found;
+  };
+  /* Each rule's bonus: its best one plus a share of the others. */
+  Engine.prototype.topicBonus = function (q) {
+    var self = this, d = this.topicData, R = this.rank, have = new Set(), found = [];
+    if (!d) return null;
+    q.words.concat(this.slangWords(q)).forEach(function (w) { if (!self.stop.has(w)) have.add(self.topicStem(w)); });
+    d._cues.forEach(function (t) {
+      t[0].forEach(function (cue) {
+        if (cue.every(function (s) { return have.has(s); })) found.push([R.topic, t[1]]);
+      });
+    });
+    if (q.question) this.cardsIn(q.text).forEach(function (name) { found.push([R.card, d.cards.rules[name]]); });
+    var given = new Map();
+    found.forEach(function (f) {
+      var n = 0;
+      f[1].forEach(function (id) {
+        if (!self.num.has(id)) return;  /* rules of this release only */
+        var b = f[0] * Math.max(0, 1 - R.topic_step * n++);
+        if (!given.has(id)) {
+          if (!self.passes(id, q.filters)) return;
+          given.set(id, []);
+        }
+        given.get(id).push(b);
+      });
+    });
+    var bonus = new Map();
+    given.forEach(function (bs, id) {
+      var top = Math.max.apply(null, bs), sum = bs.reduce(function (a, b) { return a + b; }, 0);
+      bonus.set(id, top + R.again * (sum - top));
+    });
+    return bonus.size ? bonus : null;
   };
 
   /* Engine._subrules_first: a title rule ranked just above one of its own

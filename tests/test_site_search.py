@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from crsearch import search as search_module
 from crsearch import site, site_search
 
 
@@ -165,13 +166,27 @@ def test_glossary_names_are_left_out_only_when_site_js_can_make_them(meta, lates
     assert site_search.glossary_names("glossary:Mana Value", ["converted mana cost", "mana value"]) != 0
 
 
+def test_topics_file_names_the_release_rules_and_the_forms_players_type(latest_site, meta):
+    data = read_data(latest_site / "search" / f"topics.{meta['topics']}.js")
+    ids = set(_unpack(meta["ids"]))
+    rules = {r for _, rs in data["topics"] for r in rs}
+    assert rules and rules <= ids
+    assert any("603.10a" in rs and "di same time" in cues for cues, rs in data["topics"])
+    # "blinked" is not a word of the rules: the browser gets its stem here.
+    assert data["forms"]["blinked"] == "blink"
+    assert data["cards"]["index"]["humility"] == "humility"
+    assert meta["rank"]["topic"] == search_module.TOPIC and meta["rank"]["again"] == search_module.AGAIN
+
+
 def test_pack_ids_round_trips():
     ids = ["7", "702", "702.1", "702.1a", "703", "703.4", "glossary:Trample"]
     assert _unpack(site_search.pack_ids(ids)) == ids
 
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
-    named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta)}
+    named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta),
+             f"topics.{meta['topics']}.js"}
+    assert keys["topics"] == meta["topics"]
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
         Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
     assert named == on_disk
