@@ -365,8 +365,8 @@ def topics_data(stem: Callable[[str], str], ids: set[str]) -> dict[str, Any]:
     from crsearch.topics import Cues, cue_words
 
     groups: dict[tuple[str, ...], list[str]] = {}
-    for stems, _, rules in Cues(stem, ids.__contains__).table():
-        groups.setdefault(tuple(rules), []).append(" ".join(stems))
+    for stems, _, topic in Cues(stem, ids.__contains__).cues:
+        groups.setdefault(topic.rules, []).append(" ".join(sorted(stems)))
     cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
     forms: dict[str, str] = {}
     for w in sorted(cue_words()):

@@ -835,11 +835,6 @@ class Cues:
                 self.cues.extend((frozenset(stem(w) for w in words(c)), c, kept)
                                  for c in topic.cues)
 
-    def table(self) -> list[list[object]]:
-        """``[stems, cue, rules]`` for every cue, as plain JSON-able values
-        (for the site's search)."""
-        return [[sorted(stems), c, list(t.rules)] for stems, c, t in self.cues]
-
     def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:
         """``(cue, topic)`` for every cue all of whose words the question has."""
         have = question_stems(question_words, self.stem)
