@@ -468,5 +468,7 @@ def table() -> dict[str, object]:
     """The matching data as plain JSON-able values, for the site's search
     (which ports ``cards_in``): every accepted spelling, the plain-word
     names, the rules of each card and the longest name in words."""
-    return {"index": dict(sorted(_INDEX.items())), "plain": sorted(PLAIN_WORDS),
+    # A name that is its own spelling is found in "rules": "index" holds the rest.
+    return {"index": {k: n for k, n in sorted(_INDEX.items()) if k != n},
+            "plain": sorted(PLAIN_WORDS),
             "rules": {n: list(r) for n, r in sorted(RULES_CARDS.items())}, "longest": _LONGEST}

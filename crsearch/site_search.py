@@ -293,7 +293,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         letter_files[letter] = name.split("/", 1)[1]
 
     # The judges' topics and the rules-famous cards (search.Engine._with_topics).
-    name, raw = _hashed(TOPICS, TOPICS, topics_data(stem_of, set(docids)))
+    name, raw = _hashed(TOPICS, TOPICS, topics_data(stem_of, set(docids), set(entries)))
     files[name] = raw
     topics_file = name.split(".")[1]
 
@@ -353,14 +353,28 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     return dict(sorted(files.items()))
 
 
-#: Endings a player adds to a cue's word ("blink" -> "blinked"): their stems
-#: are exported, since the browser has no stemmer for words the rules never use.
-_ENDINGS = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")
+def inflections(w: str) -> list[str]:
+    """A word's usual English forms ("blink" -> "blinks", "blinked", "blinking"):
+    the browser has no stemmer for the words the rules never use."""
+    if not w.isalpha() or len(w) < 3 or w.endswith(("ed", "ing")) \
+            or w.endswith("s") and not w.endswith("ss"):
+        return []  # a form already
+    out = []
+    if w.endswith("y") and w[-2] not in "aeiou":
+        out += [w[:-1] + "ies", w[:-1] + "ied", w + "ing"]
+    elif w.endswith("e"):
+        out += [w + "s", w + "d", w[:-1] + "ing"]
+    else:
+        out += [w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"), w + "ed", w + "ing"]
+        if w[-1] not in "aeiouwxy" and w[-2] in "aeiou":
+            out += [w + w[-1] + "ed", w + w[-1] + "ing"]  # "stop" -> "stopped"
+    return out
 
 
-def topics_data(stem: Callable[[str], str], ids: set[str]) -> dict[str, Any]:
+def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> dict[str, Any]:
     """The topics (their cues' stems grouped by the rules they name), the
-    stems of the cue words' likely forms, and the cards table."""
+    stems of the cue words' likely forms that are not among the ``known``
+    words (whose files give their stems), and the cards table."""
     from crsearch.cards import table as cards_table
     from crsearch.topics import Cues, cue_words
 
@@ -370,10 +384,9 @@ def topics_data(stem: Callable[[str], str], ids: set[str]) -> dict[str, Any]:
     cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
     forms: dict[str, str] = {}
     for w in sorted(cue_words()):
-        bases = {w, w[:-1]} if w.endswith("e") else {w, w + w[-1:]}
-        for f in [w] + [b + e for b in bases for e in _ENDINGS]:
+        for f in [w, *inflections(w)]:
             s = stem(f)
-            if s in cue_stems and s != f:
+            if s in cue_stems and s != f and f not in known:
                 forms[f] = s
     return {"topics": [[cues, list(rules)] for rules, cues in groups.items()],
             "forms": forms, "cards": cards_table()}

@@ -1089,19 +1089,21 @@
     var self = this, c = this.topicData.cards, found = [];
     var toks = text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu) || [];
     var folded = toks.map(function (t) { return self.foldText(t); });
-    function has(k) { return Object.prototype.hasOwnProperty.call(c.index, k); }
+    function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+    function has(k) { return own(c.index, k) || own(c.rules, k); }
+    function name(k) { return own(c.index, k) ? c.index[k] : k; }
     function lookup(k) {
-      if (has(k)) return c.index[k];
-      if (k.slice(-2) === "'s" && has(k.slice(0, -2))) return c.index[k.slice(0, -2)];
+      if (has(k)) return name(k);
+      if (k.slice(-2) === "'s" && has(k.slice(0, -2))) return name(k.slice(0, -2));
       return null;
     }
     for (var i = 0; i < toks.length; i++) {
       for (var n = Math.min(c.longest, toks.length - i); n > 0; n--) {
-        var typed = folded.slice(i, i + n).join(" "), name = lookup(typed);
-        if (name === null) continue;
+        var typed = folded.slice(i, i + n).join(" "), card = lookup(typed);
+        if (card === null) continue;
         var bare = typed.slice(-2) === "'s" && !has(typed) ? typed.slice(0, -2) : typed;
         if (n === 1 && this.topicData._plain.has(bare) && !/^\p{Lu}/u.test(toks[i])) continue;
-        if (found.indexOf(name) < 0) found.push(name);
+        if (found.indexOf(card) < 0) found.push(card);
         i += n - 1;
         break;
       }
