@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crsearch.store import Store
+from crsearch.text import first_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -295,12 +296,6 @@ class Rules:
 
 
 # -- results -------------------------------------------------------------------
-
-def first_words(text: str, n: int = 10) -> str:
-    """The first ``n`` words of a rule, to stand for an untitled rule in a table of contents."""
-    words = text.split()
-    return " ".join(words[:n]) + (" …" if len(words) > n else "")
-
 
 class TocEntry:
     """One line of a table of contents: depth 0 (the heading asked for) or 1."""

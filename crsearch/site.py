@@ -42,6 +42,7 @@ from crsearch import __version__, numbers
 from crsearch.errors import BadInput, CRSearchError
 from crsearch.glossary import KEYWORD_CHAPTERS
 from crsearch.model import GLOSSARY_PREFIX, GlossaryEntry, Release, Rule
+from crsearch.text import first_words
 
 MARKER = "crsearch-site.json"
 STATIC = ("site.css", "site.js", "explain.js", "app.js")
@@ -399,7 +400,7 @@ def gather(release: Release, edition: Edition | None = None) -> tuple[list[Page]
         if found is None:
             continue
         c = found
-        rows = [(r.rule.id, r.rule.title or _first_words(r.rule.text), urls.url_for(r.rule.id))
+        rows = [(r.rule.id, r.rule.title or first_words(r.rule.text, 8), urls.url_for(r.rule.id))
                 for r in rules_by_chapter.get(chapter, []) if r.rule.kind == "rule"]
         keywords.append((c, sorted(rows, key=lambda row: row[1].lower())))
     pages.append(Page("keywords.html", "keywords.html", {
@@ -493,7 +494,7 @@ def title_of(id: str, release: Release) -> str:
     if isinstance(item, GlossaryEntry):
         return item.term
     if isinstance(item, Rule):
-        return item.title or _first_words(item.text, 10)
+        return item.title or first_words(item.text, 10)
     return str(item.title)
 
 
@@ -539,7 +540,7 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
         parent_view = by_id.get(parent) if parent else None
         if parent_view is not None:
             above = parent_view.rule
-            trail.append((f"{parent_view.number} {above.title or _first_words(above.text, 5)}",
+            trail.append((f"{parent_view.number} {above.title or first_words(above.text, 5)}",
                           urls.rule_page(above.id)))
         trail.append((v.number, None))
         shown = [v, *children.get(r.id, [])]
@@ -554,11 +555,6 @@ def _rule_pages(release: Release, urls: Urls, views: list[RuleView],
             "parent_title": title_of(parent_view.rule.id, release) if parent_view else "",
             "page_title": f"{v.number} {title_of(r.id, release)}".strip()}))
     return pages
-
-
-def _first_words(text: str, n: int = 8) -> str:
-    words = text.split()
-    return " ".join(words[:n]) + (" …" if len(words) > n else "")
 
 
 def _built_date() -> str | None:

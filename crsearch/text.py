@@ -38,3 +38,10 @@ def words(text: str) -> list[str]:
 def norm_title(text: str) -> str:
     """A title or typed term reduced to its words: 'Trample,' -> 'trample'."""
     return " ".join(words(text))
+
+
+def first_words(text: str, n: int = 10) -> str:
+    """The first ``n`` words of a rule, to stand for an untitled rule (tables
+    of contents, the site's lists and breadcrumbs)."""
+    parts = text.split()
+    return " ".join(parts[:n]) + (" …" if len(parts) > n else "")
