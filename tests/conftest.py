@@ -173,6 +173,16 @@ def page(browser, base_url):
     assert errors == [], "JavaScript errors"
 
 
+#: A phone's screen, for ``browser.new_context(**PHONE, ...)``.
+PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2}
+
+
+def wait_for_service_worker(pg, timeout: int = 60_000) -> None:
+    """Wait until a service worker controls the page (after a first visit)."""
+    pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                         timeout=timeout)
+
+
 def shot(pg, name: str, full: bool = False) -> None:
     """A screenshot in test-output/screenshots (its path is printed)."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ a chapter page, a search and the phone/dark views go to ``test-output/screenshot
 
 from __future__ import annotations
 
-from conftest import shot
+from conftest import PHONE, shot
 
 
 def in_view(pg, id: str) -> bool:
@@ -89,8 +89,7 @@ def test_open_a_glossary_term(page, base_url):
 
 
 def test_phone_width_dark_mode_has_no_sideways_scroll(browser, base_url):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, color_scheme="dark",
-                                  device_scale_factor=2)
+    context = browser.new_context(**PHONE, color_scheme="dark")
     pg = context.new_page()
     try:
         pg.goto(base_url + "510.html#510.1c")

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import shot
+from conftest import PHONE, shot, wait_for_service_worker
 
 
 class Server:
@@ -68,8 +68,7 @@ def test_after_one_visit_the_site_works_offline(browser, latest_site):
     pg = context.new_page()
     try:
         pg.goto(base + "index.html")
-        pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                             timeout=180_000)
+        wait_for_service_worker(pg, timeout=180_000)
         state = pg.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
         assert state in ("activating", "activated")
         # Offline: the browser says so, and the server is gone too.
@@ -159,8 +158,7 @@ def test_sticky_header_keeps_search_and_the_current_rule_in_reach(page, latest):
 
 
 def test_rule_page_on_a_phone(browser, latest):
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,
-                                  service_workers="block")
+    context = browser.new_context(**PHONE, service_workers="block")
     pg = context.new_page()
     try:
         pg.goto(latest + "601.2b.html")
@@ -251,8 +249,7 @@ def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mi
     pg = context.new_page()
     try:
         pg.goto(base + "index.html")
-        pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                             timeout=60_000)
+        wait_for_service_worker(pg)
         scope = pg.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
         assert scope == base
         pg.goto(base + "2031-03-03/index.html")  # an older release: cached as visited
