@@ -170,6 +170,7 @@ class Engine:
         self._semantic_note: str | None = None
         self._vectors: Any = None
         self._cues: Any = None  # topics.Cues, stemmed on the first query that needs them
+        self._order: dict[str, int] | None = None  # id -> place in rule order
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
 
@@ -600,6 +601,7 @@ class Engine:
 
             found += [("card", name, CARD, RULES_CARDS[name]) for name in cards_in(q.text)]
         given: dict[str, list[float]] = {}
+        label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
         for why, what, weight, rules in found:
             for n, id in enumerate(r for r in rules if r in self.id_set):
                 b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
@@ -607,19 +609,21 @@ class Engine:
                     if not self._passes(id, q.filters):
                         continue
                     given[id] = []
-                if not given[id] or b > max(given[id]):
-                    self._why.setdefault(id, {}).pop("topic", None)
-                    self._why[id].pop("card", None)
-                    self._why[id][why] = what
+                if id not in label or b > label[id][0]:
+                    label[id] = (b, why, what)
                 given[id].append(b)
+        if not given:
+            return scored
+        for id, (_, why, what) in label.items():
+            self._why.setdefault(id, {})[why] = what
         # The best bonus, and a share of the others: more evidence, in any order.
         bonus = {id: max(bs) + AGAIN * (sum(bs) - max(bs)) for id, bs in given.items()}
-        if not bonus:
-            return scored
         out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
         if not q.phrases:  # a typed "quoted phrase" must appear as written
             # In rule order, so that ties rank alike here and on the site.
-            order = {id: n for n, id in enumerate(self.ids)}
+            if self._order is None:
+                self._order = {id: n for n, id in enumerate(self.ids)}
+            order = self._order
             out.extend(sorted(bonus.items(), key=lambda t: order.get(t[0], 0)))
         return out
 
