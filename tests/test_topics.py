@@ -8,7 +8,8 @@ import pytest
 from whoosh.lang.porter import stem
 
 from crsearch.text import STOP_WORDS, words
-from crsearch.topics import TOPICS, Topic, matching
+from crsearch.paths import data_dir
+from crsearch.topics import TOPICS, Topic, matching, read_table
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,20 @@ def test_matching_stays_quiet_on_unrelated_questions():
                            ("Can I play a land and then cast a spell?", "305.9"),
                            ("Look at the top three cards and put them back in any order.", "603.10a")]:
         assert rule not in {r for t in matching(question, stem) for r in t.rules}, question
+
+
+def test_the_table_is_read_from_data():
+    assert read_table((data_dir() / "topics.txt").read_text(encoding="utf-8")) == TOPICS
+    assert read_table("# comment\n\ndies same time; die same time\t603.10a 603.10\n") == (
+        Topic(("dies same time", "die same time"), ("603.10a", "603.10")),)
+
+
+def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question(monkeypatch):
+    # The question side drops "'s" and stop words: so does the cue side.
+    import crsearch.topics as topics
+
+    topic = Topic(("opponent's creature sacrifice", "the stack"), ("701.21a",))
+    monkeypatch.setattr(topics, "TOPICS", (topic,))
+    assert matching("Can I sacrifice my opponent's creature?", stem) == [topic]
+    assert matching("What is on the stack?", stem) == [topic]
+    assert matching("Can I sacrifice a creature?", stem) == []
