@@ -95,7 +95,7 @@ class Cues:
                 kept = Topic(topic.cues, rules)
                 # Cue words are read as question words are: a cue keeps no
                 # stop word or "'s" that the question side drops.
-                self.cues.extend((question_stems(words(c), stem), c, kept)
+                self.cues.extend((frozenset(question_stems(words(c), stem)), c, kept)
                                  for c in topic.cues)
 
     def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:

@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from crsearch.cards import (ALIASES, AMBIGUOUS_SHORT, PLAIN_WORDS, RULES_CARDS, cards_in,
-                            read_table, rules_of)
+from crsearch.cards import ALIASES, AMBIGUOUS_SHORT, PLAIN_WORDS, RULES_CARDS, cards_in, read_table, rules_of
 from crsearch.paths import data_dir
 from crsearch.text import fold, words
 

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from crsearch.cards import RULES_CARDS
-
 from crsearch import search as search_module
 from crsearch import site, site_search
+from crsearch.cards import RULES_CARDS
 
 
 def read_data(path: Path) -> object:

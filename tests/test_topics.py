@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from whoosh.lang.porter import stem
 
-from crsearch.text import STOP_WORDS, words
 from crsearch.paths import data_dir
+from crsearch.text import STOP_WORDS, words
 from crsearch.topics import TOPICS, Topic, matching, read_table
 
 
