@@ -21,7 +21,9 @@ library only: this module is imported on the query path.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 from crsearch.text import fold, words
 
@@ -63,95 +65,136 @@ def _load() -> tuple[dict[str, tuple[str, ...]], dict[str, str], frozenset[str],
         return {}, {}, frozenset(), frozenset()
 
 
-#: Card name (lowercase, as printed, straight apostrophes) -> rule ids, best first.
-#: What players call some cards instead of their names (nickname -> name).
-#: Names and nicknames that are ordinary English or rules words: ``cards_in``
-#: finds them only when the question capitalises them.
-#: Short names (the part before a comma) left out: ordinary words, or names
-#: many printed cards share ("Teferi", "Jace"), so typed alone they don't say
-#: which card is meant.
-RULES_CARDS, ALIASES, PLAIN_WORDS, AMBIGUOUS_SHORT = _load()
-
-
 def _key(name: str) -> str:
     """A typed name as the table compares it: folded words, one space apart."""
     return " ".join(words(name))
 
 
-def _index() -> dict[str, str]:
+def _index(cards: dict[str, tuple[str, ...]], aliases: dict[str, str],
+           ambiguous: frozenset[str]) -> dict[str, str]:
     """Every accepted spelling (folded) -> the table's name."""
-    full = {_key(n): n for n in RULES_CARDS}
+    full = {_key(n): n for n in cards}
     short: dict[str, list[str]] = {}
-    for name in RULES_CARDS:
+    for name in cards:
         head, comma, _ = name.partition(",")
-        if comma and _key(head) not in full and _key(head) not in AMBIGUOUS_SHORT:
+        if comma and _key(head) not in full and _key(head) not in ambiguous:
             short.setdefault(_key(head), []).append(name)
         # "Gitrog Monster" for "The Gitrog Monster": players drop the article.
         if name.startswith("the ") and len(name.split()) > 2:
             short.setdefault(_key(name[4:]), []).append(name)
     index = {k: v[0] for k, v in short.items() if len(v) == 1}  # ambiguous shorts dropped
-    index.update({_key(a): n for a, n in ALIASES.items()})
+    index.update({_key(a): n for a, n in aliases.items()})
     index.update(full)
     return index
 
 
-_INDEX = _index()
-_LONGEST = max((len(k.split()) for k in _INDEX), default=1)
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
-def _lookup(folded: str) -> str | None:
-    """The table name for a folded name, trying it without a possessive "'s"."""
-    if folded in _INDEX:
-        return _INDEX[folded]
-    if folded.endswith("'s") and folded[:-2] in _INDEX:
-        return _INDEX[folded[:-2]]
-    return None
+class CardTable:
+    """The matching data of the table (``table()``'s shape, which the index
+    keeps ready and the site's search ports): finds the cards a question names."""
+
+    def __init__(self, data: dict[str, Any]):
+        self.rules: dict[str, list[str]] = data["rules"]
+        self.index: dict[str, str] = data["index"]
+        self.plain: set[str] = set(data["plain"])
+        self.longest: int = data["longest"]
+
+    def lookup(self, folded: str) -> str | None:
+        """The table name for a folded name, trying it without a possessive "'s"."""
+        for k in (folded, folded[:-2] if folded.endswith("'s") else None):
+            if k is not None:
+                if k in self.index:
+                    return self.index[k]
+                if k in self.rules:
+                    return k
+        return None
+
+    def names_in(self, question: str) -> list[str]:
+        """The table's cards named in a free-text question, longest name first at
+        each word; a name that is also an ordinary word counts only when capitalised."""
+        tokens = _TOKEN.findall(question)
+        folded = [fold(t) for t in tokens]
+        found: list[str] = []
+        i = 0
+        while i < len(tokens):
+            for n in range(min(self.longest, len(tokens) - i), 0, -1):
+                typed = " ".join(folded[i:i + n])
+                name = self.lookup(typed)
+                if name is None:
+                    continue
+                known = typed in self.index or typed in self.rules
+                bare = typed[:-2] if typed.endswith("'s") and not known else typed
+                if n == 1 and bare in self.plain and not tokens[i][:1].isupper():
+                    continue
+                if name not in found:
+                    found.append(name)
+                i += n - 1
+                break
+            i += 1
+        return found
+
+
+@functools.cache
+def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, str], frozenset[str],
+                       frozenset[str], dict[str, str]]:
+    cards, aliases, plain, ambiguous = _load()
+    return cards, aliases, plain, ambiguous, _index(cards, aliases, ambiguous)
+
+
+@functools.cache
+def _default() -> CardTable:
+    return CardTable(table())
+
+
+def __getattr__(name: str) -> Any:
+    # The table is read on first use, not on import: a search that names no
+    # card (or reads the index's ready copy) never parses it.
+    lazy = {"RULES_CARDS": 0, "ALIASES": 1, "PLAIN_WORDS": 2, "AMBIGUOUS_SHORT": 3}
+    if name in lazy:
+        return _tables()[lazy[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: (read lazily from ``data/cards.txt``)
+#: RULES_CARDS: card name (lowercase, as printed, straight apostrophes) -> rule ids, best first.
+#: ALIASES: what players call some cards instead of their names (nickname -> name).
+#: PLAIN_WORDS: names and nicknames that are ordinary English or rules words:
+#: ``cards_in`` finds them only when the question capitalises them.
+#: AMBIGUOUS_SHORT: short names (the part before a comma) left out: ordinary
+#: words, or names many printed cards share ("Teferi", "Jace").
+RULES_CARDS: dict[str, tuple[str, ...]]
+ALIASES: dict[str, str]
+PLAIN_WORDS: frozenset[str]
+AMBIGUOUS_SHORT: frozenset[str]
 
 
 def rules_of(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """For card names typed in a question (any case, curly or straight apostrophes,
     with or without the part after a comma, "Garruk, Unleashed" vs "Garruk"), the
     (name, rule ids) of those in the table, in the order given, each once."""
+    cards = _tables()[0]
     found: list[tuple[str, tuple[str, ...]]] = []
     for typed in names:
-        name = _lookup(_key(typed))
+        name = _default().lookup(_key(typed))
         if name is not None and all(name != n for n, _ in found):
-            found.append((name, RULES_CARDS[name]))
+            found.append((name, cards[name]))
     return found
-
-
-_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
 def cards_in(question: str) -> list[str]:
-    """The table's cards named in a free-text question, longest name first at each
-    word; a name that is also an ordinary word counts only when capitalised."""
-    tokens = _TOKEN.findall(question)
-    folded = [fold(t) for t in tokens]
-    found: list[str] = []
-    i = 0
-    while i < len(tokens):
-        for n in range(min(_LONGEST, len(tokens) - i), 0, -1):
-            typed = " ".join(folded[i:i + n])
-            name = _lookup(typed)
-            if name is None:
-                continue
-            bare = typed[:-2] if typed.endswith("'s") and typed not in _INDEX else typed
-            if n == 1 and bare in PLAIN_WORDS and not tokens[i][:1].isupper():
-                continue
-            if name not in found:
-                found.append(name)
-            i += n - 1
-            break
-        i += 1
-    return found
+    """The table's cards named in a free-text question (``CardTable.names_in``)."""
+    return _default().names_in(question)
 
 
-def table() -> dict[str, object]:
-    """The matching data as plain JSON-able values, for the site's search
-    (which ports ``cards_in``): every accepted spelling, the plain-word
+def table() -> dict[str, Any]:
+    """The matching data as plain JSON-able values, for the index and the site's
+    search (which ports ``cards_in``): every accepted spelling, the plain-word
     names, the rules of each card and the longest name in words."""
+    cards, _, plain, _, index = _tables()
     # A name that is its own spelling is found in "rules": "index" holds the rest.
-    return {"index": {k: n for k, n in sorted(_INDEX.items()) if k != n},
-            "plain": sorted(PLAIN_WORDS),
-            "rules": {n: list(r) for n, r in sorted(RULES_CARDS.items())}, "longest": _LONGEST}
+    return {"index": {k: n for k, n in sorted(index.items()) if k != n},
+            "plain": sorted(plain),
+            "rules": {n: list(r) for n, r in sorted(cards.items())},
+            "longest": max((len(k.split()) for k in index), default=1)}

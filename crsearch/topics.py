@@ -21,8 +21,10 @@ passes its stemmer): this module is imported on the query path.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from crsearch.text import STOP_WORDS, words
 
@@ -64,13 +66,26 @@ def _load() -> tuple[Topic, ...]:
         return ()
 
 
-#: Every topic, in the table's order.
-TOPICS: tuple[Topic, ...] = _load()
+@functools.cache
+def _all() -> tuple[Topic, ...]:
+    return _load()
+
+
+def __getattr__(name: str) -> Any:
+    # TOPICS is read on first use, not on import: a search whose index keeps
+    # the cues ready (``Cues.to_data``) never parses the table.
+    if name == "TOPICS":
+        return _all()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Every topic, in the table's order (read lazily from ``data/topics.txt``).
+TOPICS: tuple[Topic, ...]
 
 
 def cue_words() -> set[str]:
     """Every word of every cue (the index keeps their stems ready)."""
-    return {w for t in TOPICS for c in t.cues for w in words(c)}
+    return {w for t in _all() for c in t.cues for w in words(c)}
 
 
 def question_stems(question_words: list[str], stem: Callable[[str], str]) -> set[str]:
@@ -80,34 +95,88 @@ def question_stems(question_words: list[str], stem: Callable[[str], str]) -> set
 
 
 class Cues:
-    """Every cue of ``TOPICS`` stemmed once, for matching many questions.
+    """Every cue of the topics (all of ``TOPICS`` unless given) stemmed once,
+    for matching many questions.
 
     ``keep`` says which rule ids exist (an older release numbers rules
     otherwise): a topic none of whose rules is kept is left out.
     """
 
-    def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True):
+    def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True,
+                 topics: tuple[Topic, ...] | None = None):
         self.stem = stem
-        self.cues: list[tuple[frozenset[str], str, Topic]] = []
-        for topic in TOPICS:
+        self._data: dict[str, Any] | None = None
+        self._topics: dict[int, Topic] = {}
+        self._cues: list[tuple[frozenset[str], str, Topic]] | None = []
+        for topic in _all() if topics is None else topics:
             rules = tuple(r for r in topic.rules if keep(r))
             if rules:
                 kept = Topic(topic.cues, rules)
                 # Cue words are read as question words are: a cue keeps no
                 # stop word or "'s" that the question side drops.
-                self.cues.extend((frozenset(question_stems(words(c), stem)), c, kept)
-                                 for c in topic.cues)
+                self._cues.extend((frozenset(question_stems(words(c), stem)), c, kept)
+                                  for c in topic.cues)
+
+    @property
+    def cues(self) -> list[tuple[frozenset[str], str, Topic]]:
+        """Every cue: ``(stems, cue, topic)``, in table order."""
+        if self._cues is None:
+            assert self._data is not None
+            self._cues = [(frozenset(st), c, self._topic(t)) for st, c, t in self._data["cues"]]
+        return self._cues
+
+    def to_data(self) -> dict[str, Any]:
+        """The stemmed cues as JSON-able values (what an index keeps ready, see
+        ``from_data``): the topics, each cue's stems, and which cues each stem
+        starts, so a question only checks the cues that can match it."""
+        topics: list[list[Any]] = []
+        cues: list[list[Any]] = []
+        first: dict[str, list[int]] = {}
+        last: Topic | None = None
+        for n, (stems, cue, topic) in enumerate(self.cues):
+            if topic is not last:
+                topics.append([list(topic.cues), list(topic.rules)])
+                last = topic
+            ordered = sorted(stems)
+            cues.append([ordered, cue, len(topics) - 1])
+            first.setdefault(ordered[0] if ordered else "", []).append(n)
+        return {"topics": topics, "cues": cues, "first": first}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], stem: Callable[[str], str]) -> Cues:
+        """The cues ``to_data`` wrote, without stemming them again."""
+        self = cls.__new__(cls)
+        self.stem = stem
+        self._data = data
+        self._topics = {}
+        self._cues = None
+        return self
+
+    def _topic(self, n: int) -> Topic:
+        got = self._topics.get(n)
+        if got is None:
+            assert self._data is not None
+            cues, rules = self._data["topics"][n]
+            got = self._topics[n] = Topic(tuple(cues), tuple(rules))
+        return got
 
     def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:
         """``(cue, topic)`` for every cue all of whose words the question has."""
         have = question_stems(question_words, self.stem)
-        return [(c, t) for stems, c, t in self.cues if stems <= have]
+        if self._data is None:
+            return [(c, t) for stems, c, t in self.cues if stems <= have]
+        first, cues = self._data["first"], self._data["cues"]
+        maybe = sorted(n for s in have for n in first.get(s, ()))
+        return [(cues[n][1], self._topic(cues[n][2])) for n in maybe
+                if all(s in have for s in cues[n][0])]
 
 
-def matching(question: str, stem: Callable[[str], str]) -> list[Topic]:
-    """The topics whose cues all occur in ``question``, in table order.
+def matching(question: str, stem: Callable[[str], str],
+             topics: tuple[Topic, ...] | None = None) -> list[Topic]:
+    """The topics (all of ``TOPICS`` unless given) whose cues all occur in
+    ``question``, in table order.
 
     ``stem`` is the search's own stemmer (Porter), so cue and question words
     are compared the way the index compares them.
     """
-    return list(dict.fromkeys(t for _, t in Cues(stem).found(words(question))))
+    return list(dict.fromkeys(t for _, t in Cues(stem, topics=topics).found(words(question))))

@@ -99,12 +99,19 @@ def test_the_table_is_read_from_data():
         Topic(("dies same time", "die same time"), ("603.10a", "603.10")),)
 
 
-def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question(monkeypatch):
+def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question():
     # The question side drops "'s" and stop words: so does the cue side.
-    import crsearch.topics as topics
-
     topic = Topic(("opponent's creature sacrifice", "the stack"), ("701.21a",))
-    monkeypatch.setattr(topics, "TOPICS", (topic,))
-    assert matching("Can I sacrifice my opponent's creature?", stem) == [topic]
-    assert matching("What is on the stack?", stem) == [topic]
-    assert matching("Can I sacrifice a creature?", stem) == []
+    assert matching("Can I sacrifice my opponent's creature?", stem, (topic,)) == [topic]
+    assert matching("What is on the stack?", stem, (topic,)) == [topic]
+    assert matching("Can I sacrifice a creature?", stem, (topic,)) == []
+
+
+def test_cues_kept_ready_match_like_cues_stemmed_again():
+    from crsearch.topics import Cues
+
+    fresh = Cues(stem, lambda id: not id.startswith("7"))
+    ready = Cues.from_data(fresh.to_data(), stem)
+    assert ready.cues == fresh.cues
+    question = "both creatures die at the same time, do they see each other".split()
+    assert ready.found(question) == fresh.found(question) != []
