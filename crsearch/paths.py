@@ -30,3 +30,19 @@ def data_dir() -> Path:
 def templates_dir() -> Path:
     """The shipped ``templates/`` folder (jinja2 site templates)."""
     return _find("templates", "crsearch._templates")
+
+
+def data_digest(*names: str) -> str:
+    """A checksum of shipped data files (what a copy made from them was made
+    of); a missing file counts as empty.  CRC-32, not a secure hash: it tells
+    a stale copy from a current one, and hashlib costs 4 ms to import."""
+    import zlib
+
+    crc = 0
+    for name in names:
+        try:
+            data = (data_dir() / name).read_bytes()
+        except OSError:
+            data = b""
+        crc = zlib.crc32(data + b"\0", crc)
+    return f"{crc:08x}"

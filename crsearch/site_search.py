@@ -53,6 +53,7 @@ FOLDER = "search"
 META = "meta"
 KEYS = "keys"
 TOPICS = "topics"
+CARDS = "cards"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
 #: Document runs hold about this many bytes of JSON each.
@@ -292,10 +293,16 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
-    # The judges' topics and the rules-famous cards (search.Engine._with_topics).
+    # The judges' topics and the rules-famous cards (search.Engine._with_topics):
+    # two files, since only questions need the cards (a third of the bytes).
     name, raw = _hashed(TOPICS, TOPICS, topics_data(stem_of, set(docids), set(entries)))
     files[name] = raw
     topics_file = name.split(".")[1]
+    from crsearch.cards import table as cards_table
+
+    name, raw = _hashed(CARDS, CARDS, cards_table())
+    files[name] = raw
+    cards_file = name.split(".")[1]
 
     # What names a query's word files, apart from the metadata, so that the
     # search page can ask for them while site.js and the metadata load.
@@ -304,7 +311,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                                      "fold": {chr(k): v for k, v in sorted(FOLD.items())},
                                      "jargon": tables()["jargon"],
                                      "question_words": sorted(QUESTION_WORDS),
-                                     "topics": topics_file})
+                                     "topics": topics_file, "cards": cards_file})
     files[name] = raw
 
     from crsearch import numbers
@@ -327,6 +334,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                  "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
                  "card": ranking.CARD, "again": ranking.AGAIN},
         "topics": topics_file,  # site.js makes search/topics.<hash>.js
+        "cards": cards_file,  # and search/cards.<hash>.js
         # Questions in a player's words (query.is_question, card_names): the
         # parser's word lists, the situation words' stems (as the CLI stems
         # them), and the rules that are only a title (their subrules first).
@@ -374,8 +382,7 @@ def inflections(w: str) -> list[str]:
 def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> dict[str, Any]:
     """The topics (their cues' stems grouped by the rules they name), the
     stems of the cue words' likely forms that are not among the ``known``
-    words (whose files give their stems), and the cards table."""
-    from crsearch.cards import table as cards_table
+    words (whose files give their stems)."""
     from crsearch.topics import Cues, cue_words
 
     groups: dict[tuple[str, ...], list[str]] = {}
@@ -389,7 +396,7 @@ def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> d
             if s in cue_stems and s != f and f not in known:
                 forms[f] = s
     return {"topics": [[cues, list(rules)] for rules, cues in groups.items()],
-            "forms": forms, "cards": cards_table()}
+            "forms": forms}
 
 
 def meta_name(files: dict[str, bytes]) -> str:

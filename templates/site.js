@@ -174,6 +174,7 @@
     var self = this, folded = this.foldText(text), ws = folded.match(WORD) || [];
     var complete = /[\s"'.,;:!?)]$/.test(folded) ? ws : ws.slice(0, -1), want = [];
     if (ws.length) this.loadTopics().catch(function () {});
+    if (this.isQuestion(folded, ws, false)) this.loadCards().catch(function () {});
     function take(w) {
       if (self.stop.has(w)) return;
       want.push(w);
@@ -719,7 +720,8 @@
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return Promise.all([self.need(more, q.passage, true), q.passage ? null : self.loadTopics()]).then(function () {
+      return Promise.all([self.need(more, q.passage, true), q.passage ? null : self.loadTopics(),
+                          q.question ? self.loadCards() : null]).then(function () {
         return [titles, early];
       });
     }).then(function (got) {
@@ -1067,7 +1069,6 @@
       this.topicsPromise = load("topics", "search/topics." + this.m.topics + ".js").then(function (d) {
         if (!d._cues) {
           d._cues = d.topics.map(function (t) { return [t[0].map(function (c) { return c.split(" "); }), t[1]]; });
-          d._plain = new Set(d.cards.plain);
         }
         self.topicData = d;
         return d;
@@ -1075,6 +1076,20 @@
       this.topicsPromise.catch(function () { self.topicsPromise = null; });
     }
     return this.topicsPromise;
+  };
+  /* The cards table is a file of its own: only questions need it. */
+  Engine.prototype.loadCards = function () {
+    var self = this;
+    if (!this.m.cards) return Promise.resolve(null);
+    if (!this.cardsPromise) {
+      this.cardsPromise = load("cards", "search/cards." + this.m.cards + ".js").then(function (d) {
+        if (!d._plain) d._plain = new Set(d.plain);
+        self.cardData = d;
+        return d;
+      });
+      this.cardsPromise.catch(function () { self.cardsPromise = null; });
+    }
+    return this.cardsPromise;
   };
   /* topics.question_stems: "opponent's" meets the cue word "opponent". */
   Engine.prototype.topicStem = function (w) {
@@ -1086,7 +1101,8 @@
   /* cards.cards_in: the table's cards named in a question, longest name
      first at each word; a name that is a plain word counts only capitalised. */
   Engine.prototype.cardsIn = function (text) {
-    var self = this, c = this.topicData.cards, found = [];
+    var self = this, c = this.cardData, found = [];
+    if (!c) return found;
     var toks = text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu) || [];
     var folded = toks.map(function (t) { return self.foldText(t); });
     function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
@@ -1102,7 +1118,7 @@
         var typed = folded.slice(i, i + n).join(" "), card = lookup(typed);
         if (card === null) continue;
         var bare = typed.slice(-2) === "'s" && !has(typed) ? typed.slice(0, -2) : typed;
-        if (n === 1 && this.topicData._plain.has(bare) && !/^\p{Lu}/u.test(toks[i])) continue;
+        if (n === 1 && c._plain.has(bare) && !/^\p{Lu}/u.test(toks[i])) continue;
         if (found.indexOf(card) < 0) found.push(card);
         i += n - 1;
         break;
@@ -1120,7 +1136,7 @@
         if (cue.every(function (s) { return have.has(s); })) found.push([R.topic, t[1]]);
       });
     });
-    if (q.question) this.cardsIn(q.text).forEach(function (name) { found.push([R.card, d.cards.rules[name]]); });
+    if (q.question) this.cardsIn(q.text).forEach(function (name) { found.push([R.card, self.cardData.rules[name]]); });
     var given = new Map();
     found.forEach(function (f) {
       var n = 0;

@@ -351,8 +351,9 @@ def test_a_linked_search_asks_for_its_word_files_before_site_js(page, base_url, 
     keys = json.loads(text[text.index("]=") + 2:].rstrip().rstrip(";"))
     assert {"what", "happens", "when"} <= set(keys["question_words"])
     want = {"w-" + site_search.shard_key(w, set(keys["shards"])) for w in ("creature", "dies")}
-    # No question words (a question never searches them); the judges' topics.
-    assert sorted(loaded) == sorted({"keys", "topics", *want})
+    # No question words (a question never searches them); the judges' topics,
+    # and the cards table, since it is a question.
+    assert sorted(loaded) == sorted({"keys", "topics", "cards", *want})
     assert page.locator("#results li[data-id]").count() == 0  # no site.js, no search
 
 

@@ -299,14 +299,45 @@ def test_a_card_judges_know_brings_its_rules(engine, monkeypatch):
     assert with_cards < without
 
 
-def test_topics_only_name_rules_of_the_release_searched(engine, monkeypatch):
-    from crsearch import topics
+def test_topics_only_name_rules_of_the_release_searched(engine):
+    from whoosh.lang.porter import stem
+
+    from crsearch.topics import Cues, Topic
+
+    # The index's ready copy holds rules of its release only...
+    ready = engine.fast.table("topics")
+    rules = {r for _, rs in ready["topics"] for r in rs}
+    assert len(rules) > 1000 and rules <= engine.id_set
+    # ...because the cues drop the rules a release lacks.
+    cues = Cues(stem, engine.id_set.__contains__,
+                (Topic(("counters bounce",), ("999.9z", "122.2")), Topic(("gone",), ("999.9y",))))
+    assert [(c, t.rules) for c, t in cues.found(["counters", "bounced", "gone"])] == [
+        ("counters bounce", ("122.2",))]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "stale", "missing"])
+def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
+    import shutil
+
+    from crsearch.fastindex import FAST_TABLES
     from crsearch.search import Engine
 
-    monkeypatch.setattr(topics, "TOPICS", (topics.Topic(("counters bounce",), ("999.9z", "122.2")),))
-    fresh = Engine(engine.index_dir)
-    got = ids(fresh, "my creature got bounced, what happens to the counters?", 10)
-    assert "999.9z" not in got and "122.2" in got[:3], got
+    copy = tmp_path / "index"
+    shutil.copytree(engine.index_dir, copy)
+    for name, _ in FAST_TABLES.values():
+        if damage == "garbage":
+            (copy / name).write_bytes(b"\x00{not json")
+        elif damage == "stale":
+            data = json.loads((copy / name).read_text())
+            (copy / name).write_text(json.dumps({**data, "digest": "00000000"}))
+        else:
+            (copy / name).unlink()
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+    other = Engine(copy)
+    assert other.fast.table("topics") is None and other.fast.table("cards") is None
+    got = other.search(question, 10)
+    assert [h.id for h in got.results] == ids(engine, question)
+    assert {h.why.get("card") for h in got.results} >= {"humility"}
 
 
 def test_a_subrule_that_answers_ranks_above_its_rule(engine):

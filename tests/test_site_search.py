@@ -19,6 +19,7 @@ import pytest
 
 from crsearch import search as search_module
 from crsearch import site, site_search
+from crsearch.cards import RULES_CARDS
 
 
 def read_data(path: Path) -> object:
@@ -174,7 +175,12 @@ def test_topics_file_names_the_release_rules_and_the_forms_players_type(latest_s
     assert any("603.10a" in rs and "di same time" in cues for cues, rs in data["topics"])
     # "blinked" is not a word of the rules: the browser gets its stem here.
     assert data["forms"]["blinked"] == "blink"
-    assert "humility" in data["cards"]["rules"] and data["cards"]["index"]["o ring"] == "oblivion ring"
+    assert "cards" not in data  # a file of its own: only questions need it
+    cards = read_data(latest_site / "search" / f"cards.{meta['cards']}.js")
+    assert "humility" in cards["rules"] and cards["index"]["o ring"] == "oblivion ring"
+    assert cards["rules"]["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
+    assert "silence" in cards["plain"]
+    assert meta["rank"]["card"] == search_module.CARD
     assert meta["rank"]["topic"] == search_module.TOPIC and meta["rank"]["again"] == search_module.AGAIN
 
 
@@ -185,8 +191,8 @@ def test_pack_ids_round_trips():
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
     named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta),
-             f"topics.{meta['topics']}.js"}
-    assert keys["topics"] == meta["topics"]
+             f"topics.{meta['topics']}.js", f"cards.{meta['cards']}.js"}
+    assert keys["topics"] == meta["topics"] and keys["cards"] == meta["cards"]
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
         Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
     assert named == on_disk

@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 from whoosh.lang.porter import stem
 
+from crsearch.paths import data_dir
 from crsearch.text import STOP_WORDS, words
-from crsearch.topics import TOPICS, Topic, matching
+from crsearch.topics import TOPICS, Topic, matching, read_table
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,27 @@ def test_matching_stays_quiet_on_unrelated_questions():
                            ("Can I play a land and then cast a spell?", "305.9"),
                            ("Look at the top three cards and put them back in any order.", "603.10a")]:
         assert rule not in {r for t in matching(question, stem) for r in t.rules}, question
+
+
+def test_the_table_is_read_from_data():
+    assert read_table((data_dir() / "topics.txt").read_text(encoding="utf-8")) == TOPICS
+    assert read_table("# comment\n\ndies same time; die same time\t603.10a 603.10\n") == (
+        Topic(("dies same time", "die same time"), ("603.10a", "603.10")),)
+
+
+def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question():
+    # The question side drops "'s" and stop words: so does the cue side.
+    topic = Topic(("opponent's creature sacrifice", "the stack"), ("701.21a",))
+    assert matching("Can I sacrifice my opponent's creature?", stem, (topic,)) == [topic]
+    assert matching("What is on the stack?", stem, (topic,)) == [topic]
+    assert matching("Can I sacrifice a creature?", stem, (topic,)) == []
+
+
+def test_cues_kept_ready_match_like_cues_stemmed_again():
+    from crsearch.topics import Cues
+
+    fresh = Cues(stem, lambda id: not id.startswith("7"))
+    ready = Cues.from_data(fresh.to_data(), stem)
+    assert ready.cues == fresh.cues
+    question = "both creatures die at the same time, do they see each other".split()
+    assert ready.found(question) == fresh.found(question) != []
