@@ -293,16 +293,20 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
-    # The judges' topics and the rules-famous cards (search.Engine._with_topics):
-    # two files, since only questions need the cards (a third of the bytes).
-    name, raw = _hashed(TOPICS, TOPICS, topics_data(stem_of, set(docids), set(entries)))
-    files[name] = raw
-    topics_file = name.split(".")[1]
+    # The judges' topics and the rules-famous cards (search.Engine._with_topics),
+    # a file per first letter: a query asks only for its words' letters.
     from crsearch.cards import table as cards_table
 
-    name, raw = _hashed(CARDS, CARDS, cards_table())
-    files[name] = raw
-    cards_file = name.split(".")[1]
+    topics_files: dict[str, str] = {}
+    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries))).items():
+        name, raw = _hashed(f"{TOPICS}-{_safe(letter)}", f"{TOPICS}-{letter}", data)
+        files[name] = raw
+        topics_files[letter] = name.split("/", 1)[1]
+    cards_files: dict[str, str] = {}
+    for letter, data in cards_by_letter(cards_table()).items():
+        name, raw = _hashed(f"{CARDS}-{_safe(letter)}", f"{CARDS}-{letter}", data)
+        files[name] = raw
+        cards_files[letter] = name.split("/", 1)[1]
 
     # What names a query's word files, apart from the metadata, so that the
     # search page can ask for them while site.js and the metadata load.
@@ -311,7 +315,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                                      "fold": {chr(k): v for k, v in sorted(FOLD.items())},
                                      "jargon": tables()["jargon"],
                                      "question_words": sorted(QUESTION_WORDS),
-                                     "topics": topics_file, "cards": cards_file})
+                                     "topics": topics_files, "cards": cards_files})
     files[name] = raw
 
     from crsearch import numbers
@@ -333,8 +337,8 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                  "max_terms": parsing.MAX_TERMS,
                  "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
                  "card": ranking.CARD, "again": ranking.AGAIN},
-        "topics": topics_file,  # site.js makes search/topics.<hash>.js
-        "cards": cards_file,  # and search/cards.<hash>.js
+        "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
+        "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
         # Questions in a player's words (query.is_question, card_names): the
         # parser's word lists, the situation words' stems (as the CLI stems
         # them), and the rules that are only a title (their subrules first).
@@ -397,6 +401,44 @@ def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> d
                 forms[f] = s
     return {"topics": [[cues, list(rules)] for rules, cues in groups.items()],
             "forms": forms}
+
+
+def by_letter(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``topics_data`` split by first letter: a cue goes with the first letter
+    of its smallest stem (a question that matches it has a word starting so:
+    stemming keeps a word's first letter), a word form with its own."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def part(letter: str) -> dict[str, Any]:
+        return out.setdefault(letter, {"topics": [], "forms": {}})
+
+    for cues, rules in data["topics"]:
+        groups: dict[str, list[str]] = {}
+        for cue in cues:
+            groups.setdefault(min(cue.split())[:1], []).append(cue)
+        for letter, some in groups.items():
+            part(letter)["topics"].append([some, rules])
+    for form, stem in data["forms"].items():
+        part(form[:1])["forms"][form] = stem
+    return dict(sorted(out.items()))
+
+
+def cards_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``cards.table()`` split by the first letter of each spelling: a name is
+    looked up from the question word it starts with.  Each part has the rules
+    of the names its spellings lead to, and the longest name overall."""
+    out: dict[str, dict[str, Any]] = {}
+    spellings = {**{n: n for n in table["rules"]}, **table["index"]}
+    for key, name in sorted(spellings.items()):
+        part = out.setdefault(key[:1], {"index": {}, "plain": [], "rules": {},
+                                        "longest": table["longest"]})
+        if key != name:
+            part["index"][key] = name
+        part["rules"][name] = table["rules"][name]
+    for word in table["plain"]:
+        out.setdefault(word[:1], {"index": {}, "plain": [], "rules": {},
+                                  "longest": table["longest"]})["plain"].append(word)
+    return dict(sorted(out.items()))
 
 
 def meta_name(files: dict[str, bytes]) -> str:

@@ -173,14 +173,14 @@
   Engine.prototype.prefetch = function (text) {
     var self = this, folded = this.foldText(text), ws = folded.match(WORD) || [];
     var complete = /[\s"'.,;:!?)]$/.test(folded) ? ws : ws.slice(0, -1), want = [];
-    if (ws.length) this.loadTopics().catch(function () {});
-    if (this.isQuestion(folded, ws, false)) this.loadCards().catch(function () {});
     function take(w) {
       if (self.stop.has(w)) return;
       want.push(w);
       if (self.jargon[w]) want.push.apply(want, self.wordsOf(self.jargon[w]));
     }
     complete.forEach(take);
+    if (ws.length) this.loadTopics(firstLetters(ws.concat(want))).catch(function () {});
+    if (this.isQuestion(folded, ws, false)) this.loadCards(this.cardLetters(text)).catch(function () {});
     var last = complete.length < ws.length ? ws[ws.length - 1] : null;
     if (last && last.length >= 2) {
       var longer = false;
@@ -720,8 +720,9 @@
         var e = self.words[w];
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
-      return Promise.all([self.need(more, q.passage, true), q.passage ? null : self.loadTopics(),
-                          q.question ? self.loadCards() : null]).then(function () {
+      return Promise.all([self.need(more, q.passage, true),
+                          q.passage ? null : self.loadTopics(firstLetters(q.words.concat(self.slangWords(q)))),
+                          q.question ? self.loadCards(self.cardLetters(q.text)) : null]).then(function () {
         return [titles, early];
       });
     }).then(function (got) {
@@ -1062,34 +1063,45 @@
   };
 
   /* -- the judges' topics and the rules-famous cards (Engine._with_topics) ---- */
-  Engine.prototype.loadTopics = function () {
-    var self = this;
-    if (!this.m.topics) return Promise.resolve(null);
-    if (!this.topicsPromise) {
-      this.topicsPromise = load("topics", "search/topics." + this.m.topics + ".js").then(function (d) {
-        if (!d._cues) {
-          d._cues = d.topics.map(function (t) { return [t[0].map(function (c) { return c.split(" "); }), t[1]]; });
-        }
-        self.topicData = d;
-        return d;
+  /* The topics and cards are split by first letter (site_search.by_letter):
+     a query loads the files of its words' first letters, since stemming
+     keeps a word's first letter. */
+  function firstLetters(ws) {
+    var out = [];
+    ws.forEach(function (w) { if (w && out.indexOf(w[0]) < 0) out.push(w[0]); });
+    return out;
+  }
+  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  Engine.prototype.loadParts = function (kind, letters, merge) {
+    var files = this.m[kind];
+    if (!files || typeof files !== "object") return Promise.resolve(null);
+    return Promise.all(letters.filter(function (l) { return own(files, l); }).map(function (l) {
+      return load(kind + "-" + l, "search/" + files[l]).then(function (d) {
+        if (!d._merged) { d._merged = true; merge(d); }
       });
-      this.topicsPromise.catch(function () { self.topicsPromise = null; });
-    }
-    return this.topicsPromise;
+    }));
   };
-  /* The cards table is a file of its own: only questions need it. */
-  Engine.prototype.loadCards = function () {
+  Engine.prototype.loadTopics = function (letters) {
+    var t = this.topicData = this.topicData || { _cues: [], forms: {} };
+    return this.loadParts("topics", letters, function (d) {
+      d.topics.forEach(function (x) { t._cues.push([x[0].map(function (c) { return c.split(" "); }), x[1]]); });
+      Object.keys(d.forms).forEach(function (f) { t.forms[f] = d.forms[f]; });
+    });
+  };
+  /* The cards: only questions need them. */
+  Engine.prototype.loadCards = function (letters) {
+    var c = this.cardData = this.cardData || { index: {}, rules: {}, _plain: new Set(), longest: 1 };
+    return this.loadParts("cards", letters, function (d) {
+      Object.keys(d.index).forEach(function (k) { c.index[k] = d.index[k]; });
+      Object.keys(d.rules).forEach(function (n) { c.rules[n] = d.rules[n]; });
+      d.plain.forEach(function (w) { c._plain.add(w); });
+      c.longest = Math.max(c.longest, d.longest);
+    });
+  };
+  var CARD_TOKEN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu;
+  Engine.prototype.cardLetters = function (text) {
     var self = this;
-    if (!this.m.cards) return Promise.resolve(null);
-    if (!this.cardsPromise) {
-      this.cardsPromise = load("cards", "search/cards." + this.m.cards + ".js").then(function (d) {
-        if (!d._plain) d._plain = new Set(d.plain);
-        self.cardData = d;
-        return d;
-      });
-      this.cardsPromise.catch(function () { self.cardsPromise = null; });
-    }
-    return this.cardsPromise;
+    return firstLetters((text.match(CARD_TOKEN) || []).map(function (t) { return self.foldText(t); }));
   };
   /* topics.question_stems: "opponent's" meets the cue word "opponent". */
   Engine.prototype.topicStem = function (w) {
@@ -1103,9 +1115,8 @@
   Engine.prototype.cardsIn = function (text) {
     var self = this, c = this.cardData, found = [];
     if (!c) return found;
-    var toks = text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu) || [];
+    var toks = text.match(CARD_TOKEN) || [];
     var folded = toks.map(function (t) { return self.foldText(t); });
-    function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
     function has(k) { return own(c.index, k) || own(c.rules, k); }
     function name(k) { return own(c.index, k) ? c.index[k] : k; }
     function lookup(k) {

@@ -14,6 +14,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,21 +168,43 @@ def test_glossary_names_are_left_out_only_when_site_js_can_make_them(meta, lates
     assert site_search.glossary_names("glossary:Mana Value", ["converted mana cost", "mana value"]) != 0
 
 
-def test_topics_file_names_the_release_rules_and_the_forms_players_type(latest_site, meta):
-    data = read_data(latest_site / "search" / f"topics.{meta['topics']}.js")
+def _parts(site: Path, files: dict[str, str]) -> dict[str, Any]:
+    return {letter: read_data(site / "search" / name) for letter, name in files.items()}
+
+
+def test_topics_files_name_the_release_rules_and_the_forms_players_type(latest_site, meta):
+    parts = _parts(latest_site, meta["topics"])
+    assert len(parts) >= 20 and all(name.startswith("topics-") for name in meta["topics"].values())
+    topics = [t for d in parts.values() for t in d["topics"]]
+    forms = {f: st for d in parts.values() for f, st in d["forms"].items()}
     ids = set(_unpack(meta["ids"]))
-    rules = {r for _, rs in data["topics"] for r in rs}
+    rules = {r for _, rs in topics for r in rs}
     assert rules and rules <= ids
-    assert any("603.10a" in rs and "di same time" in cues for cues, rs in data["topics"])
+    assert any("603.10a" in rs and "di same time" in cues for cues, rs in topics)
     # "blinked" is not a word of the rules: the browser gets its stem here.
-    assert data["forms"]["blinked"] == "blink"
-    assert "cards" not in data  # a file of its own: only questions need it
-    cards = read_data(latest_site / "search" / f"cards.{meta['cards']}.js")
-    assert "humility" in cards["rules"] and cards["index"]["o ring"] == "oblivion ring"
-    assert cards["rules"]["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
-    assert "silence" in cards["plain"]
-    assert meta["rank"]["card"] == search_module.CARD
+    assert forms["blinked"] == "blink"
+    # Each cue sits in the file of its smallest stem's first letter, each form in its own.
+    for letter, d in parts.items():
+        assert all(min(c.split())[0] == letter for cues, _ in d["topics"] for c in cues)
+        assert all(f[0] == letter for f in d["forms"])
     assert meta["rank"]["topic"] == search_module.TOPIC and meta["rank"]["again"] == search_module.AGAIN
+
+
+def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
+    from crsearch.cards import table
+
+    parts = _parts(latest_site, meta["cards"])
+    whole = table()
+    index = {k: n for d in parts.values() for k, n in d["index"].items()}
+    rules = {n: r for d in parts.values() for n, r in d["rules"].items()}
+    assert index == whole["index"] and rules == whole["rules"]
+    assert sorted(w for d in parts.values() for w in d["plain"]) == whole["plain"]
+    assert {d["longest"] for d in parts.values()} == {whole["longest"]}
+    # A spelling's part has the rules of the name it leads to.
+    assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
+    assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
+    assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
+    assert meta["rank"]["card"] == search_module.CARD
 
 
 def test_pack_ids_round_trips():
@@ -191,7 +214,7 @@ def test_pack_ids_round_trips():
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
     named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta),
-             f"topics.{meta['topics']}.js", f"cards.{meta['cards']}.js"}
+             *meta["topics"].values(), *meta["cards"].values()}
     assert keys["topics"] == meta["topics"] and keys["cards"] == meta["cards"]
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
         Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
