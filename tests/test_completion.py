@@ -72,3 +72,53 @@ def test_crsearch_alone_says_when_release_picks_nothing(latest_data_dir):
     r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "--release", "2001-01-01"])
     assert r.exit_code == 0, r.output
     assert "--release 2001-01-01: no imported release was in effect" in r.output
+
+
+# -- the scripts in the real shells (Debian's bash, zsh and fish; CI installs them) --
+def _shell(name: str) -> str:
+    import shutil
+
+    path = shutil.which(name)
+    assert path, f"{name} is needed for this test: apt-get install {name}"
+    return path
+
+
+def _run_in(shell: str, script: str, data_dir) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bin_dir = str(Path(sys.executable).parent)  # where the crsearch command is
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+           "CRSEARCH_DATA": str(data_dir), "HOME": str(data_dir.parent)}
+    out = subprocess.run([_shell(shell), "-c", script], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_bash_completes_rule_numbers_in_bash(latest_data_dir):
+    got = _run_in("bash", 'eval "$(crsearch completion bash)"; '
+                  'COMP_WORDS=(crsearch rule 702.19); COMP_CWORD=2; _crsearch_completion crsearch; '
+                  'printf "%s\\n" "${COMPREPLY[@]}"', latest_data_dir).split()
+    assert got[:3] == ["702.19", "702.19a", "702.19b"]
+
+
+def test_fish_completes_rule_numbers_and_terms_in_fish(latest_data_dir):
+    script = ("crsearch completion fish | source; "
+              "complete -C 'crsearch rule 702.19'; complete -C 'crsearch define leth'")
+    got = _run_in("fish", script, latest_data_dir).splitlines()
+    assert "702.19c" in got and "Lethal Damage" in got
+
+
+def test_zsh_loads_the_script_and_its_function_completes(latest_data_dir):
+    # compadd works only inside a completion widget: stand-ins print what it is given.
+    script = ('autoload -Uz compinit && compinit -u -d "$HOME/.zcompdump" && '
+              'eval "$(crsearch completion zsh)" && whence -w _crsearch_completion && '
+              'compadd() { print -l -- "${@[-1]}" "${completions[@]}" }; '
+              '_describe() { print -l -- "${(@P)2}" }; '
+              'words=(crsearch rule 702.19); CURRENT=3; _crsearch_completion')
+    got = _run_in("zsh", script, latest_data_dir)
+    assert "_crsearch_completion: function" in got
+    assert "702.19c" in got
