@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from crsearch.text import fold, words
@@ -92,48 +93,91 @@ _TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
 class CardTable:
-    """The matching data of the table (``table()``'s shape, which the index
-    keeps ready and the site's search ports): finds the cards a question names."""
+    """Finds the cards a question names, from the table's matching data split
+    by first letter (``table_by_letter``): ``part(letter)`` gives the part of
+    one letter (None when there is none), so an index's ready copy is read
+    only for the letters a question's words start with."""
 
-    def __init__(self, data: dict[str, Any]):
-        self.rules: dict[str, list[str]] = data["rules"]
-        self.index: dict[str, str] = data["index"]
-        self.plain: set[str] = set(data["plain"])
-        self.longest: int = data["longest"]
+    def __init__(self, part: Callable[[str], dict[str, Any] | None], longest: int):
+        self.part = part
+        self.longest = longest
+        self._plain: dict[str, set[str]] = {}
 
-    def lookup(self, folded: str) -> str | None:
-        """The table name for a folded name, trying it without a possessive "'s"."""
-        for k in (folded, folded[:-2] if folded.endswith("'s") else None):
-            if k is not None:
-                if k in self.index:
-                    return self.index[k]
-                if k in self.rules:
-                    return k
-        return None
+    @classmethod
+    def of(cls, table: dict[str, Any]) -> CardTable:
+        """The whole table (``table()``'s shape) in memory."""
+        parts = table_by_letter(table)
+        return cls(parts.get, table["longest"])
 
-    def names_in(self, question: str) -> list[str]:
-        """The table's cards named in a free-text question, longest name first at
-        each word; a name that is also an ordinary word counts only when capitalised."""
+    def _lookup(self, k: str) -> tuple[str, list[str]] | None:
+        got = self.part(k[:1])
+        if not got:
+            return None
+        name = got["index"].get(k, k if k in got["rules"] else None)
+        return (name, got["rules"][name]) if name is not None else None
+
+    def lookup(self, folded: str) -> tuple[str, list[str]] | None:
+        """(name, rule ids) for a folded name, trying it without a possessive "'s"."""
+        got = self._lookup(folded)
+        if got is None and folded.endswith("'s"):
+            got = self._lookup(folded[:-2])
+        return got
+
+    def _is_plain(self, word: str) -> bool:
+        letter = word[:1]
+        if letter not in self._plain:
+            self._plain[letter] = set((self.part(letter) or {}).get("plain", ()))
+        return word in self._plain[letter]
+
+    def found_in(self, question: str) -> list[tuple[str, list[str]]]:
+        """(name, rule ids) of the table's cards named in a free-text question,
+        longest name first at each word; a name that is also an ordinary word
+        counts only when capitalised."""
         tokens = _TOKEN.findall(question)
         folded = [fold(t) for t in tokens]
-        found: list[str] = []
+        found: list[tuple[str, list[str]]] = []
         i = 0
         while i < len(tokens):
             for n in range(min(self.longest, len(tokens) - i), 0, -1):
                 typed = " ".join(folded[i:i + n])
-                name = self.lookup(typed)
-                if name is None:
+                got = self.lookup(typed)
+                if got is None:
                     continue
-                known = typed in self.index or typed in self.rules
+                known = self._lookup(typed) is not None
                 bare = typed[:-2] if typed.endswith("'s") and not known else typed
-                if n == 1 and bare in self.plain and not tokens[i][:1].isupper():
+                if n == 1 and self._is_plain(bare) and not tokens[i][:1].isupper():
                     continue
-                if name not in found:
-                    found.append(name)
+                if all(got[0] != name for name, _ in found):
+                    found.append(got)
                 i += n - 1
                 break
             i += 1
         return found
+
+    def names_in(self, question: str) -> list[str]:
+        """The names of the cards ``found_in`` the question."""
+        return [name for name, _ in self.found_in(question)]
+
+
+def table_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``table()`` split by the first letter of each spelling: a name is looked
+    up from the question word it starts with.  Each part has the spellings of
+    its letter that are not the name itself (``index``), the rules of every
+    name those lead to (``rules``), and its plain words."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def part(letter: str) -> dict[str, Any]:
+        return out.setdefault(letter, {"index": {}, "plain": [], "rules": {}})
+
+    spellings = {**{n: n for n in table["rules"]}, **table["index"]}
+    for key, name in sorted(spellings.items()):
+        got = part(key[:1])
+        if key != name:
+            got["index"][key] = name
+        got["rules"][name] = table["rules"][name]
+    for word in table["plain"]:
+        part(word[:1])["plain"].append(word)
+    return dict(sorted(out.items()))
 
 
 @functools.cache
@@ -145,7 +189,7 @@ def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, str], frozenset[str
 
 @functools.cache
 def _default() -> CardTable:
-    return CardTable(table())
+    return CardTable.of(table())
 
 
 def __getattr__(name: str) -> Any:
@@ -177,9 +221,9 @@ def rules_of(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     cards = _tables()[0]
     found: list[tuple[str, tuple[str, ...]]] = []
     for typed in names:
-        name = _default().lookup(_key(typed))
-        if name is not None and all(name != n for n, _ in found):
-            found.append((name, cards[name]))
+        got = _default().lookup(_key(typed))
+        if got is not None and all(got[0] != n for n, _ in found):
+            found.append((got[0], cards[got[0]]))
     return found
 
 

@@ -8,10 +8,11 @@ Written next to the Whoosh index at build time, read by ``FastBackend``:
   document that has it with its BM25F score, summed over the boosted fields
   exactly as the full-text query sums them;
 - ``fast-docs.jsonl``: the stored fields, one chapter per line;
-- ``fast-topics.json`` and ``fast-cards.json``: the judges' topics with their
-  cues stemmed, and the cards table's matching data, each with a checksum of
-  the data file it came from (a stale or missing copy is rebuilt in memory,
-  never trusted).
+- ``fast-topics.jsonl`` and ``fast-cards.jsonl``: the judges' topics with
+  their cues stemmed, and the cards table's matching data, one line per first
+  letter (a query reads its words' letters only); ``fast.json`` says where
+  each line starts and the checksum of the data file each came from (a stale
+  or damaged copy is rebuilt in memory, never trusted).
 
 ``FastBackend`` has the same small interface as ``index.WhooshBackend``
 (``stored``, ``doc_frequency``, ``doc_count``, ``candidates``), so the
@@ -32,7 +33,8 @@ FAST = "fast.json"
 FAST_POSTINGS = "fast-postings.jsonl"
 FAST_DOCS = "fast-docs.jsonl"
 #: The ready copies of the shipped tables: file name -> the data file it is made of.
-FAST_TABLES = {"topics": ("fast-topics.json", "topics.txt"), "cards": ("fast-cards.json", "cards.txt")}
+FAST_TABLES = {"topics": ("fast-topics.jsonl", "topics.txt"),
+               "cards": ("fast-cards.jsonl", "cards.txt")}
 
 
 def shard_of(id: str) -> str:
@@ -107,19 +109,30 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
             blocks[key] = [f.tell(), len(line)]
             f.write(line)
     from crsearch.cards import table as cards_table
+    from crsearch.cards import table_by_letter
     from crsearch.paths import data_digest
     from crsearch.topics import Cues
 
     # The topics and cards ready for a query: stemming 4,900 cues and indexing
-    # 3,600 card names took 50 ms of every search.
-    ready = {"topics": Cues(stem, set(docids).__contains__).to_data(), "cards": cards_table()}
+    # 3,600 card names took 50 ms of every search, and reading all of them 6 ms.
+    cards = cards_table()
+    ready = {"topics": Cues(stem, set(docids).__contains__).to_parts(),
+             "cards": table_by_letter(cards)}
+    tables: dict[str, Any] = {}
     for what, (name, source) in FAST_TABLES.items():
-        with open(path / name, "w", encoding="utf-8") as f:
-            json.dump({"digest": data_digest(source), what: ready[what]}, f,
-                      ensure_ascii=False, separators=(",", ":"))
+        parts: dict[str, list[int]] = {}
+        with open(path / name, "wb") as f:
+            for letter, part in ready[what].items():
+                line = json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+                parts[letter] = [f.tell(), len(line)]
+                f.write(line)
+            size = f.tell()
+        tables[what] = {"digest": data_digest(source), "parts": parts, "size": size}
+    tables["cards"]["longest"] = cards["longest"]
     with open(path / FAST, "w", encoding="utf-8") as f:
         json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks, "every_stem": True}, f, ensure_ascii=False,
+                   "postings": offsets, "docs": blocks, "every_stem": True,
+                   "tables": tables}, f, ensure_ascii=False,
                   separators=(",", ":"))
 
 
@@ -154,20 +167,21 @@ class FastBackend:
             return None
         return cls(index_dir, meta)
 
-    def table(self, what: str) -> Any:
+    def table(self, what: str) -> TableParts | None:
         """The ready copy of the topics or cards (``FAST_TABLES``), or None when
         missing, damaged or made from another data file than the installed one."""
         from crsearch.paths import data_digest
 
         name, source = FAST_TABLES[what]
+        info = (self.meta.get("tables") or {}).get(what)
+        if not isinstance(info, dict) or info.get("digest") != data_digest(source):
+            return None
         try:
-            with open(self.index_dir / name, encoding="utf-8") as f:
-                got = json.load(f)
-        except (OSError, ValueError):
+            if (self.index_dir / name).stat().st_size != info.get("size"):
+                return None
+        except OSError:
             return None
-        if not isinstance(got, dict) or got.get("digest") != data_digest(source):
-            return None
-        return got.get(what)
+        return TableParts(self.index_dir / name, info)
 
     def stored(self, id: str) -> dict[str, Any] | None:
         key = shard_of(id)
@@ -233,3 +247,24 @@ class FastBackend:
 
     def close(self) -> None:
         pass
+
+
+class TableParts:
+    """One ready table of an index, read a letter at a time (``FAST_TABLES``)."""
+
+    def __init__(self, path: Path, info: dict[str, Any]):
+        self.path = path
+        self.info = info
+        self.letters: list[str] = sorted(info.get("parts") or {})
+        self._read: dict[str, Any] = {}
+
+    def part(self, letter: str) -> dict[str, Any] | None:
+        """The part of one first letter (None when there is none or it is unreadable)."""
+        if letter not in self._read:
+            where = self.info["parts"].get(letter)
+            try:
+                got = read_block(self.path, where) if where else None
+            except (OSError, ValueError):
+                got = None  # damaged since it was checked: that letter's hints are lost
+            self._read[letter] = got if isinstance(got, dict) else None
+        return self._read[letter]

@@ -597,7 +597,7 @@ class Engine:
             from crsearch.topics import Cues
 
             ready = self.fast.table("topics") if self.fast is not None else None
-            self._cues = (Cues.from_data(ready, self.stem_word) if ready
+            self._cues = (Cues.from_parts(ready.part, ready.letters, self.stem_word) if ready
                           else Cues(self.stem_word, self.id_set.__contains__))
         found: list[tuple[str, str, float, tuple[str, ...]]] = [
             ("topic", cue, TOPIC, topic.rules)
@@ -606,11 +606,11 @@ class Engine:
             if self._cards is None:
                 from crsearch.cards import CardTable, table
 
-                ready = self.fast.table("cards") if self.fast is not None else None
-                self._cards = CardTable(ready or table())
-            cards = self._cards
-            found += [("card", name, CARD, tuple(cards.rules[name]))
-                      for name in cards.names_in(q.text)]
+                cards = self.fast.table("cards") if self.fast is not None else None
+                self._cards = (CardTable(cards.part, cards.info["longest"]) if cards
+                               else CardTable.of(table()))
+            found += [("card", name, CARD, tuple(rules))
+                      for name, rules in self._cards.found_in(q.text)]
         given: dict[str, list[float]] = {}
         label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
         for why, what, weight, rules in found:

@@ -424,21 +424,10 @@ def by_letter(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def cards_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``cards.table()`` split by the first letter of each spelling: a name is
-    looked up from the question word it starts with.  Each part has the rules
-    of the names its spellings lead to, and the longest name overall."""
-    out: dict[str, dict[str, Any]] = {}
-    spellings = {**{n: n for n in table["rules"]}, **table["index"]}
-    for key, name in sorted(spellings.items()):
-        part = out.setdefault(key[:1], {"index": {}, "plain": [], "rules": {},
-                                        "longest": table["longest"]})
-        if key != name:
-            part["index"][key] = name
-        part["rules"][name] = table["rules"][name]
-    for word in table["plain"]:
-        out.setdefault(word[:1], {"index": {}, "plain": [], "rules": {},
-                                  "longest": table["longest"]})["plain"].append(word)
-    return dict(sorted(out.items()))
+    """``cards.table_by_letter``, each part with the longest name overall."""
+    from crsearch.cards import table_by_letter
+
+    return {k: {**v, "longest": table["longest"]} for k, v in table_by_letter(table).items()}
 
 
 def meta_name(files: dict[str, bytes]) -> str:

@@ -73,7 +73,7 @@ def _all() -> tuple[Topic, ...]:
 
 def __getattr__(name: str) -> Any:
     # TOPICS is read on first use, not on import: a search whose index keeps
-    # the cues ready (``Cues.to_data``) never parses the table.
+    # the cues ready (``Cues.to_parts``) never parses the table.
     if name == "TOPICS":
         return _all()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -105,7 +105,8 @@ class Cues:
     def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True,
                  topics: tuple[Topic, ...] | None = None):
         self.stem = stem
-        self._data: dict[str, Any] | None = None
+        self._part: Callable[[str], dict[str, Any] | None] | None = None
+        self._letters: list[str] = []
         self._topics: dict[int, Topic] = {}
         self._cues: list[tuple[frozenset[str], str, Topic]] | None = []
         for topic in _all() if topics is None else topics:
@@ -117,58 +118,73 @@ class Cues:
                 self._cues.extend((frozenset(question_stems(words(c), stem)), c, kept)
                                   for c in topic.cues)
 
-    @property
-    def cues(self) -> list[tuple[frozenset[str], str, Topic]]:
-        """Every cue: ``(stems, cue, topic)``, in table order."""
-        if self._cues is None:
-            assert self._data is not None
-            self._cues = [(frozenset(st), c, self._topic(t)) for st, c, t in self._data["cues"]]
-        return self._cues
-
-    def to_data(self) -> dict[str, Any]:
-        """The stemmed cues as JSON-able values (what an index keeps ready, see
-        ``from_data``): the topics, each cue's stems, and which cues each stem
-        starts, so a question only checks the cues that can match it."""
-        topics: list[list[Any]] = []
-        cues: list[list[Any]] = []
-        first: dict[str, list[int]] = {}
-        last: Topic | None = None
+    def to_parts(self) -> dict[str, dict[str, Any]]:
+        """The stemmed cues as JSON-able values, by first letter (what an index
+        keeps ready, see ``from_parts``).  A cue goes with its smallest stem's
+        first letter: a question that has the cue has a word starting so
+        (stemming keeps a word's first letter).  A part has its cues
+        (``[number, stems, cue, topic]``), the topics they name, and which of
+        its cues each stem starts."""
+        parts: dict[str, dict[str, Any]] = {}
+        numbers: dict[int, int] = {}
         for n, (stems, cue, topic) in enumerate(self.cues):
-            if topic is not last:
-                topics.append([list(topic.cues), list(topic.rules)])
-                last = topic
+            t = numbers.setdefault(id(topic), len(numbers))
             ordered = sorted(stems)
-            cues.append([ordered, cue, len(topics) - 1])
-            first.setdefault(ordered[0] if ordered else "", []).append(n)
-        return {"topics": topics, "cues": cues, "first": first}
+            key = ordered[0] if ordered else ""
+            part = parts.setdefault(key[:1], {"cues": [], "topics": {}, "first": {}})
+            part["first"].setdefault(key, []).append(len(part["cues"]))
+            part["cues"].append([n, ordered, cue, t])
+            part["topics"][str(t)] = [list(topic.cues), list(topic.rules)]
+        return dict(sorted(parts.items()))
 
     @classmethod
-    def from_data(cls, data: dict[str, Any], stem: Callable[[str], str]) -> Cues:
-        """The cues ``to_data`` wrote, without stemming them again."""
+    def from_parts(cls, part: Callable[[str], dict[str, Any] | None], letters: list[str],
+                   stem: Callable[[str], str]) -> Cues:
+        """The cues ``to_parts`` wrote, without stemming them again: ``part(letter)``
+        gives one part (None when it cannot), ``letters`` says which exist."""
         self = cls.__new__(cls)
         self.stem = stem
-        self._data = data
+        self._part = part
+        self._letters = letters
         self._topics = {}
         self._cues = None
         return self
 
-    def _topic(self, n: int) -> Topic:
+    @property
+    def cues(self) -> list[tuple[frozenset[str], str, Topic]]:
+        """Every cue: ``(stems, cue, topic)``, in table order."""
+        if self._cues is None:
+            assert self._part is not None
+            rows = [(n, frozenset(st), c, self._topic(t, part))
+                    for part in filter(None, map(self._part, self._letters))
+                    for n, st, c, t in part["cues"]]
+            self._cues = [(st, c, t) for _, st, c, t in sorted(rows, key=lambda r: r[0])]
+        return self._cues
+
+    def _topic(self, n: int, part: dict[str, Any]) -> Topic:
         got = self._topics.get(n)
         if got is None:
-            assert self._data is not None
-            cues, rules = self._data["topics"][n]
+            cues, rules = part["topics"][str(n)]
             got = self._topics[n] = Topic(tuple(cues), tuple(rules))
         return got
 
     def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:
-        """``(cue, topic)`` for every cue all of whose words the question has."""
+        """``(cue, topic)`` for every cue all of whose words the question has,
+        in table order."""
         have = question_stems(question_words, self.stem)
-        if self._data is None:
+        if self._part is None:
             return [(c, t) for stems, c, t in self.cues if stems <= have]
-        first, cues = self._data["first"], self._data["cues"]
-        maybe = sorted(n for s in have for n in first.get(s, ()))
-        return [(cues[n][1], self._topic(cues[n][2])) for n in maybe
-                if all(s in have for s in cues[n][0])]
+        hits: list[tuple[int, str, Topic]] = []
+        for letter in sorted({s[:1] for s in have} | {""}):
+            part = self._part(letter) if letter in self._letters else None
+            if not part:
+                continue
+            first, cues = part["first"], part["cues"]
+            for i in sorted({i for s in have for i in first.get(s, ())}):
+                n, stems, cue, t = cues[i]
+                if all(s in have for s in stems):
+                    hits.append((n, cue, self._topic(t, part)))
+        return [(c, t) for _, c, t in sorted(hits, key=lambda h: h[0])]
 
 
 def matching(question: str, stem: Callable[[str], str],

@@ -306,7 +306,8 @@ def test_topics_only_name_rules_of_the_release_searched(engine):
 
     # The index's ready copy holds rules of its release only...
     ready = engine.fast.table("topics")
-    rules = {r for _, rs in ready["topics"] for r in rs}
+    rules = {r for letter in ready.letters for _, rs in ready.part(letter)["topics"].values()
+             for r in rs}
     assert len(rules) > 1000 and rules <= engine.id_set
     # ...because the cues drop the rules a release lacks.
     cues = Cues(stem, engine.id_set.__contains__,
@@ -319,25 +320,53 @@ def test_topics_only_name_rules_of_the_release_searched(engine):
 def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
     import shutil
 
-    from crsearch.fastindex import FAST_TABLES
+    from crsearch.fastindex import FAST, FAST_TABLES
     from crsearch.search import Engine
 
     copy = tmp_path / "index"
     shutil.copytree(engine.index_dir, copy)
-    for name, _ in FAST_TABLES.values():
+    meta = json.loads((copy / FAST).read_text())
+    for what, (name, _) in FAST_TABLES.items():
         if damage == "garbage":
             (copy / name).write_bytes(b"\x00{not json")
         elif damage == "stale":
-            data = json.loads((copy / name).read_text())
-            (copy / name).write_text(json.dumps({**data, "digest": "00000000"}))
+            meta["tables"][what]["digest"] = "00000000"
         else:
             (copy / name).unlink()
+    (copy / FAST).write_text(json.dumps(meta))
     question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
     other = Engine(copy)
     assert other.fast.table("topics") is None and other.fast.table("cards") is None
     got = other.search(question, 10)
     assert [h.id for h in got.results] == ids(engine, question)
     assert {h.why.get("card") for h in got.results} >= {"humility"}
+
+
+def test_a_ready_table_damaged_after_its_check_loses_hints_not_the_search(engine, tmp_path):
+    import shutil
+
+    from crsearch.fastindex import FAST_TABLES
+    from crsearch.search import Engine
+
+    copy = tmp_path / "index"
+    shutil.copytree(engine.index_dir, copy)
+    for name, _ in FAST_TABLES.values():
+        size = (copy / name).stat().st_size
+        (copy / name).write_bytes(b"x" * size)  # same size: passes the first check
+    other = Engine(copy)
+    assert other.fast.table("topics") is not None
+    got = other.search("What happens with Humility and a creature that gets bounced?", 10)
+    assert got.results and not any("topic" in h.why or "card" in h.why for h in got.results)
+
+
+def test_the_ready_tables_are_read_a_letter_at_a_time(engine):
+    from crsearch.search import Engine
+
+    fresh = Engine(engine.index_dir)
+    fresh.search("Both creatures die at the same time with Humility out?", 5)
+    topics, cards = fresh._cues._part.__self__, fresh._cards.part.__self__
+    assert set(topics._read) <= set("bcdashwtoi") | {""} and "d" in topics._read
+    assert "h" in cards._read and "z" not in cards._read
 
 
 def test_a_subrule_that_answers_ranks_above_its_rule(engine):

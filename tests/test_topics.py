@@ -111,7 +111,18 @@ def test_cues_kept_ready_match_like_cues_stemmed_again():
     from crsearch.topics import Cues
 
     fresh = Cues(stem, lambda id: not id.startswith("7"))
-    ready = Cues.from_data(fresh.to_data(), stem)
-    assert ready.cues == fresh.cues
+    parts = fresh.to_parts()
+    read: list[str] = []
+
+    def part(letter):
+        read.append(letter)
+        return parts.get(letter)
+
+    ready = Cues.from_parts(part, sorted(parts), stem)
     question = "both creatures die at the same time, do they see each other".split()
     assert ready.found(question) == fresh.found(question) != []
+    # Only the parts of the question's first letters were read.
+    assert set(read) <= {w[0] for w in question} | {""}
+    assert ready.cues == fresh.cues
+    # A cue sits in the part of its smallest stem's first letter.
+    assert all(min(st)[0] == letter for letter, p in parts.items() for _, st, _, _ in p["cues"])
