@@ -14,6 +14,8 @@ Two query sets:
 - ``bench/real_questions_fresh.json`` (``--real`` it, with ``--only-real``): a
   second real set collected after tuning, all held out, for final reporting
   only; it shows up as a single "real heldout" row.
+- ``bench/real_questions_late.json`` (the same way): a third, 88 questions
+  collected after the topics and cards tables were grown, all held out.
 
 ``--lexical`` turns the embeddings off, to see what they add.
 

@@ -179,7 +179,7 @@
       if (self.jargon[w]) want.push.apply(want, self.wordsOf(self.jargon[w]));
     }
     complete.forEach(take);
-    if (ws.length) this.loadTopics(firstLetters(ws.concat(want))).catch(function () {});
+    if (ws.length) this.loadTopics(this.cueLetters(ws.concat(want))).catch(function () {});
     if (this.isQuestion(folded, ws, false)) this.loadCards(this.cardLetters(text)).catch(function () {});
     var last = complete.length < ws.length ? ws[ws.length - 1] : null;
     if (last && last.length >= 2) {
@@ -721,7 +721,7 @@
         if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
       });
       return Promise.all([self.need(more, q.passage, true),
-                          q.passage ? null : self.loadTopics(firstLetters(q.words.concat(self.slangWords(q)))),
+                          q.passage ? null : self.loadTopics(self.cueLetters(q.words.concat(self.slangWords(q)))),
                           q.question ? self.loadCards(self.cardLetters(q.text)) : null]).then(function () {
         return [titles, early];
       });
@@ -1072,6 +1072,11 @@
     return out;
   }
   function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  /* A cue has no stop word (topics.question_stems): only other words' letters. */
+  Engine.prototype.cueLetters = function (ws) {
+    var self = this;
+    return firstLetters(ws.filter(function (w) { return !self.stop.has(w); }));
+  };
   Engine.prototype.loadParts = function (kind, letters, merge) {
     var files = this.m[kind];
     if (!files || typeof files !== "object") return Promise.resolve(null);
