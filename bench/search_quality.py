@@ -16,6 +16,9 @@ Two query sets:
   only; it shows up as a single "real heldout" row.
 - ``bench/real_questions_late.json`` (the same way): a third, 88 questions
   collected after the topics and cards tables were grown, all held out.
+- ``bench/real_questions_dev2.json`` (the same way): 71 more, collected at the
+  same time as a second development part for the next round of tuning (its
+  rows are not held out and show up as "real dev").
 
 ``--lexical`` turns the embeddings off, to see what they add.
 
