@@ -140,11 +140,12 @@ class CardTable:
         while i < len(tokens):
             for n in range(min(self.longest, len(tokens) - i), 0, -1):
                 typed = " ".join(folded[i:i + n])
-                got = self.lookup(typed)
+                exact = self._lookup(typed)
+                possessive = exact is None and typed.endswith("'s")
+                got = self._lookup(typed[:-2]) if possessive else exact
                 if got is None:
                     continue
-                known = self._lookup(typed) is not None
-                bare = typed[:-2] if typed.endswith("'s") and not known else typed
+                bare = typed[:-2] if possessive else typed
                 if n == 1 and self._is_plain(bare) and not tokens[i][:1].isupper():
                     continue
                 if all(got[0] != name for name, _ in found):
@@ -218,12 +219,11 @@ def rules_of(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """For card names typed in a question (any case, curly or straight apostrophes,
     with or without the part after a comma, "Garruk, Unleashed" vs "Garruk"), the
     (name, rule ids) of those in the table, in the order given, each once."""
-    cards = _tables()[0]
     found: list[tuple[str, tuple[str, ...]]] = []
     for typed in names:
         got = _default().lookup(_key(typed))
         if got is not None and all(got[0] != n for n, _ in found):
-            found.append((got[0], cards[got[0]]))
+            found.append((got[0], tuple(got[1])))
     return found
 
 
