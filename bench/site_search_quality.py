@@ -54,13 +54,17 @@ def site_ranker(page, base: str):
     return run
 
 
-def agreement(a_rank, b_rank, queries: list[dict], k: int = 5) -> tuple[float, float]:
-    """How often two rankers agree: same first result, same top ``k`` (in order)."""
+def agreement(a_rank, b_rank, queries: list[dict], k: int = 5,
+              differ: list | None = None) -> tuple[float, float]:
+    """How often two rankers agree: same first result, same top ``k`` (in order).
+    The queries where they do not are added to ``differ``."""
     same1 = samek = 0
     for q in queries:
         a, b = a_rank(q["query"], k), b_rank(q["query"], k)
         same1 += a[:1] == b[:1]
         samek += a[:k] == b[:k]
+        if a[:k] != b[:k] and differ is not None:
+            differ.append((q["query"], a[:k], b[:k]))
     n = len(queries) or 1
     return same1 / n, samek / n
 
@@ -84,7 +88,8 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")
-    ap.add_argument("--verbose", "-v", action="store_true", help="list queries the site does not rank first")
+    ap.add_argument("--verbose", "-v", action="store_true", help="list queries the site does not rank first (never held-out ones)"
+                         " and every query where the site's top five differ from the CLI's")
     ap.add_argument("--no-real", action="store_true", help="the development set only")
     args = ap.parse_args()
     queries = load_queries()
@@ -111,8 +116,9 @@ def main() -> None:
         site_rank = memo(site_ranker(page, base))
         ours = evaluate(site_rank, queries + real, args.verbose, "site")
         run_s = time.perf_counter() - t
-        agree = {"development set": agreement(site_rank, lexical, queries),
-                 "real questions": agreement(site_rank, lexical, real)}
+        differ: list = []
+        agree = {"development set": agreement(site_rank, lexical, queries, differ=differ),
+                 "real questions": agreement(site_rank, lexical, real, differ=differ)}
         browser.close()
     server.shutdown()
     print(f"{len(queries)} development queries, {len(real)} real questions "
@@ -134,6 +140,8 @@ def main() -> None:
     print()
     for name, (a1, ak) in agree.items():
         print(f"site vs CLI lexical, {name}: same first result {a1:.0%}, same top 5 {ak:.0%}")
+    for query, a, b in differ if args.verbose else ():
+        print(f"  differs: {query[:80]!r}\n    site {a}\n    CLI  {b}")
     am, bm = ours["ALL"][3], cli["ALL"][3]
     print(f"\ngoal: site MRR@10 >= 0.9 x CLI's: {'met' if am >= 0.9 * bm else 'NOT met'} "
           f"({am:.3f} vs {bm:.3f}, {am / bm:.2f})")

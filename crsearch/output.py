@@ -185,6 +185,8 @@ def why_line(why: dict[str, Any]) -> str:
         parts.append(f"topic “{why['topic']}”")
     if why.get("card"):
         parts.append(f"card {why['card']}")
+    if why.get("keywords"):
+        parts.append(f"keywords together: {why['keywords']}")
     sem = why.get("semantic")
     if sem:
         parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")

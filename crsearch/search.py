@@ -274,6 +274,7 @@ class Engine:
         result = SearchResult(query=text, release=self.release, results=[])
         self._why = {}
         self._semantic_note = None
+        self._together: list[str] = []
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
             raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
@@ -338,12 +339,19 @@ class Engine:
             for id in titles:
                 add(id, top)
                 top -= 0.01
-            # 2b. Two keywords or more: the rules where they meet.
+            # 2b. Two keywords or more: the rules where they meet.  A story
+            # names keywords in passing ("I cast ..., they sacrifice ..."),
+            # so there they are one more piece of evidence, weighed like a
+            # topic, not the first results.
             stage[0] = "keywords together"
-            top = 300.0
-            for id in (self._interaction(q) if not q.phrases else ()):
-                add(id, top)
-                top -= 0.01
+            together = self._interaction(q) if not q.phrases else []
+            if is_long_question(q):
+                self._together = together
+            else:
+                top = 300.0
+                for id in together:
+                    add(id, top)
+                    top -= 0.01
 
         # 3. Full text.
         stage[0] = "words"
@@ -518,7 +526,7 @@ class Engine:
         else:
             pick = [s for s in stems if df[s] <= COMMON * n] or stems
             fields = FIELD_BOOSTS
-        long_question = q.question and len(q.terms) >= SEMANTIC_MIN_TERMS
+        long_question = is_long_question(q)
         hits = self.candidates(pick, fields, [] if q.passage else phrase_stems, q.filters,
                                QUESTION_CANDIDATES if long_question else CANDIDATES)
         if not hits:
@@ -611,6 +619,9 @@ class Engine:
                                else CardTable.of(table()))
             found += [("card", name, CARD, tuple(rules))
                       for name, rules in self._cards.found_in(q.text)]
+        if self._together:
+            names = [(self.stored(k) or {}).get("title") or k for k in self._keywords_named(q)]
+            found.append(("keywords", " + ".join(names), TOPIC, tuple(self._together)))
         given: dict[str, list[float]] = {}
         label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
         for why, what, weight, rules in found:
@@ -730,6 +741,12 @@ class Engine:
         if q.names:
             why["ignored_names"] = list(q.names)
         return why
+
+
+def is_long_question(q: ParsedQuery) -> bool:
+    """A question in a player's words, long enough for the question ranking
+    (more candidates, meaning, keywords together as evidence)."""
+    return q.question and len(q.terms) >= SEMANTIC_MIN_TERMS
 
 
 def is_title_text(text: str) -> bool:

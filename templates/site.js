@@ -176,6 +176,7 @@
     function take(w) {
       if (self.stop.has(w)) return;
       want.push(w);
+      want.push.apply(want, unprefixed([w]));
       if (self.jargon[w]) want.push.apply(want, self.wordsOf(self.jargon[w]));
     }
     complete.forEach(take);
@@ -192,13 +193,12 @@
     return this.need(want).then(function () {
       var more = [];
       want.forEach(function (w) {
-        var e = self.words[w];
+        var e = self.words[w], alts = self.alternatives(w);
         if (!self.inVocab(w) && w.length >= 4 && /^\p{L}+$/u.test(w) && self.letterFiles[w[0]]) {
           load("v-" + w[0], "search/" + self.letterFiles[w[0]]).catch(function () {}); /* a typo */
         }
-        if (!e) return;
-        more.push(e[1]);
-        if (e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
+        if (e) more.push(e[1]);
+        alts.forEach(function (alt) { more.push.apply(more, alt); });
       });
       return self.need(more, false, true);
     }).catch(function () {});
@@ -490,6 +490,31 @@
   };
   /* Distinct content words (ParsedQuery.terms); for a question, without
      filler and with the slang's rules wording added. */
+  /* query.alternatives: the other wordings of a word, as stems.  The site
+     builds them for the words of the release; a word the release never
+     uses ("unmorph") gets its base form ("morph") as the CLI does. */
+  var PREFIXES = ["un", "non"];
+  function unprefixed(ws) {
+    var out = [];
+    ws.forEach(function (w) {
+      PREFIXES.forEach(function (p) { if (w.length > p.length && w.indexOf(p) === 0) out.push(w.slice(p.length)); });
+    });
+    return out;
+  }
+  Engine.prototype.alternatives = function (w) {
+    var e = this.words[w];
+    if (e) return e[2] || [];
+    var self = this, out = [];
+    PREFIXES.forEach(function (p) {
+      var base = w.indexOf(p) === 0 ? self.words[w.slice(p.length)] : null;
+      if (base && base[0] > 0) out.push([base[1]]);
+    });
+    return out;
+  };
+  /* search.is_long_question */
+  Engine.prototype.isLongQuestion = function (q) {
+    return q.question && this.terms(q).length >= this.rank.semantic_min_terms;
+  };
   Engine.prototype.terms = function (q) {
     var self = this, out = [];
     q.words.concat(this.slangWords(q)).forEach(function (w) {
@@ -700,7 +725,7 @@
       return q.passage ? null : self.correct(q);
     }).then(function (suggestion) {
       if (suggestion) { result.suggestion = suggestion; q.words = suggestion.split(" "); }
-      return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q)), q.passage);
+      return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q), unprefixed(q.words)), q.passage);
     }).then(function () {
       // Titles need no more data: the sure first results can be shown while
       // the files of stems and other wordings load.
@@ -717,8 +742,7 @@
       var more = [];
       self.terms(q).forEach(function (w) {
         more.push(self.stemWord(w));
-        var e = self.words[w];
-        if (e && e[2]) e[2].forEach(function (alt) { more.push.apply(more, alt); });
+        self.alternatives(w).forEach(function (alt) { more.push.apply(more, alt); });
       });
       return Promise.all([self.need(more, q.passage, true),
                           q.passage ? null : self.loadTopics(self.cueLetters(q.words.concat(self.slangWords(q)))),
@@ -738,6 +762,9 @@
         return [titles, cited, early];
       }
       return (q.phrases.length ? Promise.resolve([]) : self.interaction(q)).then(function (inter) {
+        /* In a story, keywords named in passing are evidence like a topic
+           (topicBonus), not the first results. */
+        if (self.isLongQuestion(q)) { q.together = inter; return [titles, cited, early]; }
         top = 300.0;
         inter.forEach(function (id) { add(id, top); top -= 0.01; });
         return [titles, cited, early];
@@ -904,8 +931,7 @@
       terms.forEach(function (w) {
         var ws = self.stems(w);
         if (ws.length !== 1) return;
-        var e = self.words[w];
-        ((e && e[2]) || []).forEach(function (alt) {
+        self.alternatives(w).forEach(function (alt) {
           var a = new Set(alt);
           if (a.size && !a.has(ws[0])) {
             (alts[ws[0]] = alts[ws[0]] || []).push(a);
@@ -951,7 +977,7 @@
     });
     cands.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     /* A question in a player's words re-ranks more candidates. */
-    var longQuestion = q.question && terms.length >= R.semantic_min_terms;
+    var longQuestion = this.isLongQuestion(q);
     cands = cands.slice(0, longQuestion ? R.question_candidates : R.candidates);
     /* Subrules move up past their title rule by up to three places: the
        places just below the first ``need`` must be exact too. */
@@ -1153,6 +1179,7 @@
       });
     });
     if (q.question) this.cardsIn(q.text).forEach(function (name) { found.push([R.card, self.cardData.rules[name]]); });
+    if (q.together && q.together.length) found.push([R.topic, q.together]);
     var given = new Map();
     found.forEach(function (f) {
       var n = 0;

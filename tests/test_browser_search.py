@@ -97,7 +97,12 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
                   # Pasted text of our own, with a chapter named the way the rules do.
                   "A card of this kind has two faces and the player may turn it over. "
                   "See 712, \u201cDouble-Faced Cards.\u201d",
-                  "what happens to a token that leaves the battlefield"]:
+                  "what happens to a token that leaves the battlefield",
+                  # A word the rules never use, read as its base form ("morph").
+                  "unmorph a creature face down rules",
+                  # A story naming keywords in passing: evidence, not first places.
+                  "I cast a creature spell and my opponent counters it, then I "
+                  "sacrifice a land in response, do I get my mana back?"]:
         cli = [h.id for h in engine.search(query, 5).results]
         assert search(page, base_url, query)[:5] == cli, query
 
@@ -115,7 +120,7 @@ def lexical(indexed_data_dir):
     # A card name is left out: "Ring" does not bring up the Ring tempting you.
     ("Can Oblivion Ring exile a creature with protection from white?",
      lambda ids: "701.54" not in ids and not any(i.startswith("701.54") for i in ids)
-     and ids[0] in ("701.13a", "702.16c")),
+     and ids[0].startswith("702.16")),
     # Slang in the rules' words: deck out -> drawing from an empty library.
     ("I deck out, do I lose right away?", lambda ids: set(ids[:2]) == {"121.4", "704.5b"}),
     ("What happens if I get decked?", lambda ids: set(ids[:2]) == {"121.4", "704.5b"}),

@@ -194,6 +194,9 @@ def test_search_why_explains_each_result(indexed_data_dir):
     assert r.output.count("why: ") == 3
     assert "meaning: similarity" in r.output
     assert "topic “counters bounce”" in r.output
+    r = run(indexed_data_dir, "search", "--why", "I cast a creature spell and my opponent "
+            "counters it, then I sacrifice a land in response, do I get my mana back?")
+    assert "keywords together: Cast + Sacrifice" in r.output
 
 
 def test_search_why_json_adds_fields_only_when_asked(indexed_data_dir):

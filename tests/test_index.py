@@ -104,6 +104,23 @@ def test_interaction_of_two_keywords(engine):
     assert {"702.2c", "702.19b"} & set(got)
 
 
+def test_a_story_names_keywords_in_passing(engine):
+    """In a question's story, keywords named in passing ("I cast ..., I
+    sacrifice ...") are one piece of evidence, not the first results."""
+    story = ("I cast a creature spell and my opponent counters it, then I sacrifice "
+             "a land in response, do I get my mana back?")
+    got = engine.search(story, 10)
+    assert got.results[0].id not in ("701.5a", "701.21a")
+    assert all(h.score < 100 for h in got.results)
+    why = {h.id: h.why for h in got.results}
+    assert not any(w.get("found_by") == "keywords together" for w in why.values())
+    assert any(w.get("keywords") == "Cast + Sacrifice" for w in why.values())
+    # Where the keywords are what the story is about, their rules still lead.
+    got = ids(engine, "My creature with deathtouch and trample is blocked by a 5/5, "
+                      "how much damage can I assign to the player?", 3)
+    assert {"702.19b", "702.19c", "702.2c"} & set(got)
+
+
 def test_a_question_finds_the_rule(engine):
     assert ids(engine, "can a creature with defender attack", 1) == ["702.3b"]
     assert "605.3b" in ids(engine, "can you respond to a mana ability", 3)
