@@ -24,9 +24,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from crsearch import numbers
+from crsearch import fusion, numbers
 from crsearch.errors import BadInput, NotFound
 from crsearch.fastindex import FastBackend
+from crsearch.fusion import Evidence
 from crsearch.glossary import is_keyword_id, title_variants
 from crsearch.index import (
     COMMON,
@@ -174,6 +175,8 @@ class Engine:
         self._vectors: Any = None
         self._cues: Any = None  # topics.Cues, stemmed on the first query that needs them
         self._cards: Any = None  # cards.CardTable
+        #: The learned fusion's feature rows of the last long question, by id.
+        self.last_features: dict[str, list[float]] = {}
         self._order: dict[str, int] | None = None  # id -> place in rule order
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
@@ -275,6 +278,8 @@ class Engine:
         self._why = {}
         self._semantic_note = None
         self._together: list[str] = []
+        self._evidence: dict[str, Evidence] | None = None
+        self.last_features = {}
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
             raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
@@ -551,32 +556,40 @@ class Engine:
         cited_by_query = {i for span in q.ids for i in (span.start, span.end)} if q.passage else set()
         best = hits[0][1] or 1.0
         scored = []
+        # A long question keeps each part of the score for the learned fusion.
+        evidence = self._evidence = {} if long_question else None
         for doc, hscore in hits:
             score = hscore / best
+            e = Evidence(bm25=score, in_words=True)
             tw, tstems = self._doc_words(doc)
             if len(stem_set) > 1:
                 # Coverage: every query word present matters more than tf.
                 # Weighted by idf: "player" in a question says little.
                 got = sum(weights[s] for s in stem_set if s in tstems
                           or any(a <= tstems for a in alts.get(s, ())))
-                score += COVERAGE * (got / total_weight) ** 2
+                e.coverage = (got / total_weight) ** 2
+                score += COVERAGE * e.coverage
             if question and in_candidates.get(doc["id"], 0) >= 3:
                 # A rule whose subrules answer the question sums them up.
-                score += PARENT * min(in_candidates[doc["id"]], PARENT_MAX)
+                e.parent = min(in_candidates[doc["id"]], PARENT_MAX)
+                score += PARENT * e.parent
             tb = set(pairwise(tw))
             if q.passage and qbigrams:
                 # A pasted passage: how much of its wording the rule has.
                 score += PASSAGE * len(qbigrams & tb) / len(qbigrams)
             elif pairs:
-                score += ADJACENT * len(pairs & tb) / len(pairs)
+                e.adjacent = len(pairs & tb) / len(pairs)
+                score += ADJACENT * e.adjacent
             if cited_by_query and (doc["id"] in cited_by_query or any(
                     a in cited_by_query for a in _ancestors(doc["id"]))):
                 # A passage does not cite itself: "first strike (see rule
                 # 702.7)" comes from double strike's rule, not from 702.7.
                 score -= 1.0
             if named and any(doc["id"].startswith(k) for k in named):
+                e.named = 1.0
                 score += NAMED
             if doc["kind"] == "glossary" and not q.passage and len(stem_set) > 1:
+                e.glossary = 1.0
                 score -= GLOSSARY_MULTI
             joined = f" {' '.join(tw)} "
             has_all = all(f" {p} " in joined for p in q.phrases)
@@ -585,7 +598,10 @@ class Engine:
             if q.phrases and not q.passage and not has_all:
                 continue  # a typed "quoted phrase" must appear as written
             if doc["kind"] in ("chapter", "section"):
+                e.chapter = 1.0
                 score -= 0.15
+            if evidence is not None:
+                evidence[doc["id"]] = e
             scored.append((doc["id"], score))
         if not q.passage:
             scored = self._with_topics(q, scored)
@@ -624,9 +640,13 @@ class Engine:
             found.append(("keywords", " + ".join(names), TOPIC, tuple(self._together)))
         given: dict[str, list[float]] = {}
         label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
+        evidence = self._evidence
         for why, what, weight, rules in found:
+            if weight <= 0:
+                continue  # switched off (tests, bench)
             for n, id in enumerate(r for r in rules if r in self.id_set):
-                b = weight * max(0.0, 1.0 - TOPIC_STEP * n)
+                step = max(0.0, 1.0 - TOPIC_STEP * n)
+                b = weight * step
                 if id not in given:
                     if not self._passes(id, q.filters):
                         continue
@@ -634,6 +654,9 @@ class Engine:
                 if id not in label or b > label[id][0]:
                     label[id] = (b, why, what)
                 given[id].append(b)
+                if evidence is not None:
+                    e = evidence.setdefault(id, Evidence())
+                    (e.cards if why == "card" else e.topics).append(step)
         if not given:
             return scored
         for id, (_, why, what) in label.items():
@@ -672,14 +695,18 @@ class Engine:
         sims = {id: vectors.similarity(vec, id) for id, _ in scored}
         order = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
         sem_rank = {id: n for n, id in enumerate(order, 1)}
-        fused = []
+        for id in sem_rank:
+            self._why.setdefault(id, {})["semantic"] = {
+                "similarity": round(sims[id] or 0.0, 3), "rank": sem_rank[id]}
+        if self._evidence is not None:
+            # What bench/learn_fusion.py learns from.
+            self.last_features = fusion.features(self._evidence, dict(scored), sims)
+            if fusion.ready():
+                learned = fusion.scores(self.last_features)
+                self._semantic_note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"
+                return sorted(learned.items(), key=lambda t: -t[1])
         top = scored[0][1] or 1.0
-        for id, lex in scored:
-            s = lex / top + SEMANTIC * (sims.get(id) or 0.0)
-            if id in sem_rank:
-                self._why.setdefault(id, {})["semantic"] = {
-                    "similarity": round(sims[id] or 0.0, 3), "rank": sem_rank[id]}
-            fused.append((id, s))
+        fused = [(id, lex / top + SEMANTIC * (sims.get(id) or 0.0)) for id, lex in scored]
         fused.sort(key=lambda t: -t[1])
         self._semantic_note = f"fused with the lexical ranking ({MODEL_NAME})"
         return fused

@@ -1,0 +1,152 @@
+"""Learn the question fusion's weights (crsearch/fusion.py) from the development questions.
+
+    python bench/learn_fusion.py [--release 2026-08-07] [--l2 1.0] [--write]
+
+Reads only development questions: the development part of
+``bench/real_questions.json`` ("holdout": false) and
+``bench/real_questions_dev2.json``.  Held-out questions are dropped as soon
+as a file is read and never searched here.
+
+For each question, ``crsearch``'s engine gives the feature rows of its
+candidates (``Engine.last_features``); a candidate is right when it answers
+the question the way ``bench/search_quality.py`` scores a hit.  The model
+is linear over standardised features, fitted with a softmax (listwise)
+loss and L2 regularisation by Adam (numpy, in this script only: a search
+needs neither numpy nor this script).
+
+It prints a two-way cross-validation (fit on one development part, score
+MRR@10 on the other, both against the hand-set fusion), then fits on both
+parts; ``--write`` puts those weights into crsearch/fusion.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from search_quality import answers, build_store, load_real  # noqa: E402
+
+DEV2 = ROOT / "bench" / "real_questions_dev2.json"
+FUSION = ROOT / "crsearch" / "fusion.py"
+
+
+def development_parts() -> dict[str, list[dict]]:
+    """The two development parts, held-out questions dropped."""
+    return {"dev": [q for q in load_real() if not q.get("holdout")],
+            "dev2": [q for q in load_real(DEV2) if not q.get("holdout")]}
+
+
+def collect(engine, questions: list[dict]) -> list[dict]:
+    """Each question's candidate rows, labels and the ranking the engine gave."""
+    out = []
+    for q in questions:
+        got = [h.id for h in engine.search(q["query"], 10).results]
+        rows = dict(engine.last_features)
+        ids = list(rows)
+        x = np.array([rows[i] for i in ids], float) if ids else np.zeros((0, 0))
+        y = np.array([any(answers(i, e) for e in q["ids"]) for i in ids], float)
+        out.append({"q": q, "got": got, "ids": ids, "x": x, "y": y})
+    return out
+
+
+def fit(data: list[dict], l2: float, epochs: int = 400, lr: float = 0.02):
+    """Weights, means and scales of a linear listwise model."""
+    xs = np.vstack([d["x"] for d in data if len(d["ids"])])
+    mean, scale = xs.mean(0), xs.std(0) + 1e-6
+    zs = [((d["x"] - mean) / scale, d["y"] / d["y"].sum()) for d in data
+          if len(d["ids"]) and d["y"].sum()]
+    w = np.zeros(xs.shape[1])
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for ep in range(1, epochs + 1):
+        g = np.zeros_like(w)
+        for z, t in zs:
+            s = z @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            g += z.T @ (p - t)
+        g = g / len(zs) + l2 * w
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        w -= lr * (m / (1 - 0.9 ** ep)) / (np.sqrt(v / (1 - 0.999 ** ep)) + 1e-8)
+    return w, mean, scale
+
+
+def subrules_first(engine, ids: list[str]) -> list[str]:
+    return [i for i, _ in engine._subrules_first([(i, 0.0) for i in ids])]
+
+
+def mrr(engine, data: list[dict], model=None) -> float:
+    """MRR@10: the engine's own ranking, or ``model``'s over the same rows."""
+    total = 0.0
+    for d in data:
+        got = d["got"]
+        if model is not None and len(d["ids"]):
+            w, mean, scale = model
+            order = [d["ids"][i] for i in np.argsort(-(((d["x"] - mean) / scale) @ w), kind="stable")]
+            got = subrules_first(engine, order)[:10]
+        rank = next((n for n, i in enumerate(got[:10], 1)
+                     if any(answers(i, e) for e in d["q"]["ids"])), None)
+        total += 1.0 / rank if rank else 0.0
+    return total / max(1, len(data))
+
+
+def write(model, l2: float, counts: dict[str, int]) -> None:
+    w, mean, scale = model
+
+    def tup(a) -> str:
+        return "(" + ", ".join(f"{x:.6g}" for x in a) + ("," if len(a) == 1 else "") + ")"
+
+    block = (f"MEAN: tuple[float, ...] = {tup(mean)}\n"
+             f"SCALE: tuple[float, ...] = {tup(scale)}\n"
+             f"WEIGHTS: tuple[float, ...] = {tup(w)}\n"
+             f"TRAINED_ON = \"{counts['dev']} + {counts['dev2']} development questions, L2 {l2}\"\n")
+    text = FUSION.read_text(encoding="utf-8")
+    new = re.sub(r"(# BEGIN WEIGHTS\n).*?(# END WEIGHTS)", lambda m: m.group(1) + block + m.group(2),
+                 text, flags=re.S)
+    FUSION.write_text(new, encoding="utf-8")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--release", default="2026-08-07")
+    ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--write", action="store_true", help="write the weights into crsearch/fusion.py")
+    args = ap.parse_args()
+
+    from crsearch import fusion
+    from crsearch.search import Engine
+
+    # Features are the same with or without learned weights; the hand-set
+    # fusion is the baseline, so switch the learned one off here.
+    fusion.WEIGHTS = ()
+    stored, _release, _ = build_store(args.release)
+    engine = Engine(stored.index_dir)
+    parts = development_parts()
+    data = {name: collect(engine, qs) for name, qs in parts.items()}
+    print(f"{len(fusion.FEATURES)} features; development parts: "
+          + ", ".join(f"{k} {len(v)}" for k, v in data.items()))
+    for train, test in (("dev", "dev2"), ("dev2", "dev")):
+        model = fit(data[train], args.l2)
+        print(f"fit on {train}, MRR@10 on {test}: hand-set {mrr(engine, data[test]):.3f}, "
+              f"learned {mrr(engine, data[test], model):.3f}")
+    both = data["dev"] + data["dev2"]
+    model = fit(both, args.l2)
+    print(f"fit on both: MRR@10 dev {mrr(engine, data['dev'], model):.3f}, "
+          f"dev2 {mrr(engine, data['dev2'], model):.3f} (in sample)")
+    print("weights:", ", ".join(f"{f} {x:+.2f}" for f, x in zip(fusion.FEATURES, model[0])))
+    if args.write:
+        write(model, args.l2, {k: len(v) for k, v in parts.items()})
+        print(f"written to {FUSION.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

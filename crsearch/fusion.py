@@ -1,0 +1,105 @@
+"""How a question's evidence is weighed once its meaning is known: a linear
+model over each candidate's lexical parts, its topics, cards and keywords,
+and its semantic similarity, learned on the development questions.
+
+``search.Engine`` collects an :class:`Evidence` for each candidate of a long
+question; :func:`features` turns them into rows and :func:`scores` into one
+number each.  The weights below are written by ``bench/learn_fusion.py``
+from ``bench/real_questions.json``'s development part and
+``bench/real_questions_dev2.json`` only (never a held-out question).
+Without embeddings the hand-set lexical ranking stays (the site mirrors it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: The features, in the order of the weights.
+FEATURES = (
+    "bm25",            # BM25 score over the best one's
+    "coverage",        # share of the question's weighted words (squared)
+    "parent",          # subrules among the candidates (a rule that sums them up)
+    "adjacent",        # share of the question's word pairs side by side
+    "named",           # a subrule of a keyword the question names
+    "glossary",        # a glossary entry (for a question of several words)
+    "chapter",         # a chapter or section heading
+    "topic",           # best topic (or keywords-together) bonus, 1 for a topic's first rule
+    "topic_more",      # the other topics' bonuses, summed
+    "card",            # best card bonus
+    "card_more",       # the other cards' bonuses, summed
+    "similarity",      # cosine similarity with the question
+    "similarity_z",    # the same, standardised over the candidates
+    "similarity_rank",  # 10 / (10 + rank by similarity)
+    "bm25_rank",       # 10 / (10 + rank by BM25)
+    "lexical",         # the hand-set lexical score over the best one's
+    "lexical_rank",    # 10 / (10 + rank by the lexical score)
+    "words_missed",    # brought only by a topic, card or keywords, not by the words
+)
+
+# -- learned: bench/learn_fusion.py writes this block ----------------------------
+# BEGIN WEIGHTS
+MEAN: tuple[float, ...] = (0.295582, 0.0345938, 0.0787628, 0.0181524, 0, 0.164622, 0.017627, 0.0162429, 0.00656253, 0.00808524, 0.000494466, 0.280571, -6.92066e-17, 0.11232, 0.11232, 0.147087, 0.11232, 0.0069308)
+SCALE: tuple[float, ...] = (0.140797, 0.0450509, 0.538902, 0.0402719, 1e-06, 0.37084, 0.131592, 0.122721, 0.108523, 0.0853895, 0.0218045, 0.13792, 0.999992, 0.13352, 0.13352, 0.157813, 0.13352, 0.0829634)
+WEIGHTS: tuple[float, ...] = (0.0567782, -0.0162438, 0.0623707, 0.0140914, 0, -0.116406, -0.0460127, 0.0786319, 0.0211297, 0.0971241, 0.0108573, 0.0730637, 0.0726302, 0.0776088, 0.0862603, 0.228839, 0.315208, 0.126808)
+TRAINED_ON = "90 + 71 development questions, L2 1.0"
+# END WEIGHTS
+
+
+@dataclass
+class Evidence:
+    """What the lexical ranking found for one candidate of a question."""
+
+    bm25: float = 0.0
+    coverage: float = 0.0
+    parent: float = 0.0
+    adjacent: float = 0.0
+    named: float = 0.0
+    glossary: float = 0.0
+    chapter: float = 0.0
+    in_words: bool = False
+    topics: list[float] = field(default_factory=list)
+    cards: list[float] = field(default_factory=list)
+
+
+def _ranks(values: dict[str, float]) -> dict[str, float]:
+    order = sorted(values, key=lambda i: -values[i])
+    return {id: 10.0 / (10.0 + n) for n, id in enumerate(order, 1)}
+
+
+def features(evidence: dict[str, Evidence], lexical: dict[str, float],
+             similarity: dict[str, float]) -> dict[str, list[float]]:
+    """One row of ``FEATURES`` per candidate of ``lexical`` (its hand-set
+    scores, bonuses included), in that order."""
+    if not lexical:
+        return {}
+    top = max(lexical.values()) or 1.0
+    sims = {id: similarity.get(id) or 0.0 for id in lexical}
+    mean = sum(sims.values()) / len(sims)
+    sd = math.sqrt(sum((s - mean) ** 2 for s in sims.values()) / len(sims)) + 1e-6
+    sim_rank = _ranks(sims)
+    bm25_rank = _ranks({id: evidence[id].bm25 if id in evidence else 0.0 for id in lexical})
+    lex_rank = _ranks(lexical)
+    rows = {}
+    for id, lex in lexical.items():
+        e = evidence.get(id) or Evidence()
+        t, c = e.topics, e.cards
+        rows[id] = [e.bm25, e.coverage, e.parent, e.adjacent, e.named, e.glossary, e.chapter,
+                    max(t, default=0.0), sum(t) - max(t, default=0.0),
+                    max(c, default=0.0), sum(c) - max(c, default=0.0),
+                    sims[id], (sims[id] - mean) / sd, sim_rank[id], bm25_rank[id],
+                    lex / top, lex_rank[id], 0.0 if e.in_words else 1.0]
+    return rows
+
+
+def ready() -> bool:
+    """True when learned weights are present (and fit ``FEATURES``)."""
+    return len(WEIGHTS) == len(MEAN) == len(SCALE) == len(FEATURES)
+
+
+def scores(rows: dict[str, list[float]]) -> dict[str, float]:
+    """The learned score of each row."""
+    out = {}
+    for id, row in rows.items():
+        out[id] = sum(w * (x - m) / s for w, x, m, s in zip(WEIGHTS, row, MEAN, SCALE))
+    return out

@@ -1,0 +1,91 @@
+"""The learned fusion of a question's evidence (crsearch/fusion.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crsearch import fusion
+from crsearch.fusion import Evidence
+
+
+def test_the_weights_fit_the_features():
+    assert fusion.ready()
+    assert len(fusion.WEIGHTS) == len(fusion.FEATURES)
+    assert all(s > 0 for s in fusion.SCALE)
+    assert "development questions" in fusion.TRAINED_ON
+
+
+def test_features_of_synthetic_evidence():
+    evidence = {
+        "702.19b": Evidence(bm25=1.0, coverage=0.5, adjacent=0.25, in_words=True, topics=[1.0, 0.9]),
+        "702.19": Evidence(bm25=0.5, in_words=True, cards=[0.8]),
+        "613.1d": Evidence(topics=[1.0]),  # brought by a topic alone
+    }
+    lexical = {"702.19b": 3.0, "702.19": 1.5, "613.1d": 1.0}
+    rows = fusion.features(evidence, lexical, {"702.19b": 0.2, "702.19": 0.6})
+    assert list(rows) == list(lexical)
+    row = dict(zip(fusion.FEATURES, rows["702.19b"]))
+    assert row["bm25"] == 1.0 and row["coverage"] == 0.5 and row["adjacent"] == 0.25
+    assert row["topic"] == 1.0 and row["topic_more"] == pytest.approx(0.9)
+    assert row["lexical"] == 1.0 and row["lexical_rank"] == pytest.approx(10 / 11)
+    assert row["words_missed"] == 0.0
+    card = dict(zip(fusion.FEATURES, rows["702.19"]))
+    assert card["card"] == 0.8 and card["similarity_rank"] == pytest.approx(10 / 11)
+    assert card["similarity_z"] > 0 > row["similarity_z"]
+    alone = dict(zip(fusion.FEATURES, rows["613.1d"]))
+    assert alone["words_missed"] == 1.0 and alone["similarity"] == 0.0 and alone["bm25"] == 0.0
+
+
+def test_scores_follow_the_weights(monkeypatch):
+    n = len(fusion.FEATURES)
+    monkeypatch.setattr(fusion, "MEAN", (0.0,) * n)
+    monkeypatch.setattr(fusion, "SCALE", (1.0,) * n)
+    weights = [0.0] * n
+    weights[fusion.FEATURES.index("similarity")] = 1.0
+    monkeypatch.setattr(fusion, "WEIGHTS", tuple(weights))
+    rows = fusion.features({}, {"a": 2.0, "b": 1.0}, {"a": 0.1, "b": 0.9})
+    got = fusion.scores(rows)
+    assert got["b"] > got["a"]
+
+
+def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir, monkeypatch):
+    from crsearch.search import Engine
+    from crsearch.store import Store
+
+    question = "my opponent bounced my creature, do the +1/+1 counters stay?"
+    engine = Engine(Store(indexed_data_dir).pick().index_dir)
+    learned = engine.search(question, 10)
+    assert "learned weights" in learned.understood["semantic"]
+    rows = engine.last_features
+    assert len(rows) >= 10 and all(len(r) == len(fusion.FEATURES) for r in rows.values())
+    scores = fusion.scores(rows)
+    # Before "the most specific answer first", the order is the learned scores'.
+    top = sorted(scores, key=lambda i: -scores[i])[:10]
+    assert {h.id for h in learned.results} == set(top)
+    assert {"122.2", "400.7"} & {h.id for h in learned.results[:2]}
+    # Without weights, the hand-set fusion ranks as before.
+    monkeypatch.setattr(fusion, "WEIGHTS", ())
+    hand = engine.search(question, 10)
+    assert hand.understood["semantic"].startswith("fused with the lexical ranking (")
+    assert [h.id for h in hand.results] != [h.id for h in learned.results]
+
+
+def test_a_short_query_keeps_the_hand_set_ranking(indexed_data_dir):
+    from crsearch.search import Engine
+    from crsearch.store import Store
+
+    engine = Engine(Store(indexed_data_dir).pick().index_dir)
+    engine.search("deathtouch trample", 5)
+    assert engine.last_features == {}
+
+
+def test_the_learning_script_reads_no_held_out_question():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import learn_fusion
+
+    parts = learn_fusion.development_parts()
+    assert len(parts["dev"]) >= 90 and len(parts["dev2"]) >= 71
+    assert not any(q.get("holdout") for qs in parts.values() for q in qs)
