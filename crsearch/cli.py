@@ -17,7 +17,17 @@ from typing import Any
 import click
 
 from crsearch import __version__
-from crsearch.cli_common import State, cite_options, emit, emit_json, rules, styled, width
+from crsearch.cli_common import (
+    State,
+    cite_options,
+    emit,
+    emit_json,
+    exit_now,
+    read_only,
+    rules,
+    styled,
+    width,
+)
 from crsearch.completion import complete_rule_ids
 from crsearch.errors import CRSearchError, NotFound
 from crsearch.terminal import printable
@@ -322,6 +332,7 @@ def rule(ctx: click.Context, ids: tuple[str, ...], no_children: bool, as_json: b
         crsearch rule 702.2 --no-children --json
         crsearch rule 702.19c --cite=md
     """
+    read_only()
     from crsearch.numbers import join_words
 
     # `crsearch rule CR 702.19 c` arrives as three words but names one rule.
@@ -432,7 +443,11 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Entry point of the ``crsearch`` console script."""
-    cli(prog_name="crsearch")
+    try:
+        cli(prog_name="crsearch")
+    except SystemExit as e:
+        exit_now(e.code)  # a read-only command ends here, at once
+        raise
 
 
 __all__ = ["State", "cli", "emit", "emit_json", "main", "styled"]

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from crsearch.cli_common import cite_options, emit, emit_json, rules, width
+from crsearch.cli_common import cite_options, emit, emit_json, read_only, rules, width
 from crsearch.completion import complete_glossary, complete_keywords
 
 
@@ -43,6 +43,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search trample --limit 3 --cite
         crsearch search "my opponent bounced my creature, do the counters stay?" --why
     """
+    read_only()
     from crsearch.errors import NotFound
 
     text = " ".join(query)
@@ -79,6 +80,7 @@ def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
         crsearch define apnap
         crsearch define "last known information" --json
     """
+    read_only()
     result = rules(ctx).define(" ".join(term))
     if as_json:
         emit_json(result.to_dict())
@@ -102,6 +104,7 @@ def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:
         crsearch keyword "first strike"
         crsearch keyword scry --json
     """
+    read_only()
     found = rules(ctx).keyword(" ".join(name))
     if as_json:
         emit_json(found.to_dict())

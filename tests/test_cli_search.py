@@ -174,9 +174,10 @@ def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
 
 @pytest.mark.parametrize("query", ["trample", "702.19c", "deathtouch trample"])
 def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
-    code = ("import sys\nfrom crsearch.cli import main\n"
+    # cli(), not main(): main() ends a read-only command's process at once.
+    code = ("import sys\nfrom crsearch.cli import cli\n"
             f"sys.argv = ['crsearch', '--data-dir', {str(indexed_data_dir)!r}, 'search', {query!r}]\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "try:\n    cli(prog_name='crsearch')\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "bad = [m for m in sys.modules if m.split('.')[0] == 'whoosh']\n"
             "sys.stderr.write(repr(bad)); sys.exit(3 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
@@ -239,3 +240,30 @@ def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, m
     assert "no embeddings" in r.output and "SHA-256 mismatch" in r.output
     r = run(data_dir, "search", "if I deck out do I lose?", "-n", "2")
     assert r.exit_code == 0 and "semantic ranking off" in r.output
+
+
+def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
+    """The console script ends search, rule, define and keyword without the
+    interpreter's teardown (exit handlers show it), with their exit codes and
+    all their output; a command that may write exits the normal way."""
+    code = ("import atexit, sys\nfrom crsearch.cli import main\n"
+            "atexit.register(lambda: sys.stderr.write('[teardown]'))\n"
+            "sys.argv = ['crsearch', '--data-dir'] + sys.argv[1:]\n"
+            "main()\n")
+
+    def console(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code, str(indexed_data_dir), *args],
+                              capture_output=True, text=True, check=False)
+
+    r = console("search", "trample", "--json", "-n", "7")
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)["results"]) == 7  # flushed in full
+    assert "[teardown]" not in r.stderr
+    r = console("rule", "702.999")
+    assert r.returncode == 1 and "no rule 702.999" in r.stderr and "[teardown]" not in r.stderr
+    r = console("search", "kind:banana x")
+    assert r.returncode == 2 and "[teardown]" not in r.stderr
+    r = console("define", "lifelink")
+    assert r.returncode == 0 and "Lifelink" in r.stdout and "[teardown]" not in r.stderr
+    r = console("releases")
+    assert r.returncode == 0 and "[teardown]" in r.stderr
