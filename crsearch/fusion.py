@@ -15,6 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from crsearch import numbers
+from crsearch.model import GLOSSARY_PREFIX
+
 #: The features, in the order of the weights.
 FEATURES = (
     "bm25",            # BM25 score over the best one's
@@ -35,13 +38,20 @@ FEATURES = (
     "lexical",         # the hand-set lexical score over the best one's
     "lexical_rank",    # 10 / (10 + rank by the lexical score)
     "words_missed",    # brought only by a topic, card or keywords, not by the words
+    # The rules around it among the candidates: the best lexical score (over
+    # the best one's) of a candidate that cites it, that it cites, of its
+    # sibling subrules and of its own subrules.
+    "cited_by_best",
+    "cites_best",
+    "sibling_best",
+    "subrule_best",
 )
 
 # -- learned: bench/learn_fusion.py writes this block ----------------------------
 # BEGIN WEIGHTS
-MEAN: tuple[float, ...] = (0.295582, 0.0345938, 0.0787628, 0.0181524, 0, 0.164622, 0.017627, 0.0162429, 0.00656253, 0.00808524, 0.000494466, 0.280571, -6.92066e-17, 0.11232, 0.11232, 0.147087, 0.11232, 0.0069308)
-SCALE: tuple[float, ...] = (0.140797, 0.0450509, 0.538902, 0.0402719, 1e-06, 0.37084, 0.131592, 0.122721, 0.108523, 0.0853895, 0.0218045, 0.13792, 0.999992, 0.13352, 0.13352, 0.157813, 0.13352, 0.0829634)
-WEIGHTS: tuple[float, ...] = (0.0567782, -0.0162438, 0.0623707, 0.0140914, 0, -0.116406, -0.0460127, 0.0786319, 0.0211297, 0.0971241, 0.0108573, 0.0730637, 0.0726302, 0.0776088, 0.0862603, 0.228839, 0.315208, 0.126808)
+MEAN: tuple[float, ...] = (0.295582, 0.0345938, 0.0787628, 0.0181524, 0, 0.164622, 0.017627, 0.0162429, 0.00656253, 0.00808524, 0.000494466, 0.280571, -6.92066e-17, 0.11232, 0.11232, 0.147087, 0.11232, 0.0069308, 0.0144539, 0.0271471, 0.0817792, 0.0142974)
+SCALE: tuple[float, ...] = (0.140797, 0.0450509, 0.538902, 0.0402719, 1e-06, 0.37084, 0.131592, 0.122721, 0.108523, 0.0853895, 0.0218045, 0.13792, 0.999992, 0.13352, 0.13352, 0.157813, 0.13352, 0.0829634, 0.0721967, 0.109527, 0.160983, 0.0749585)
+WEIGHTS: tuple[float, ...] = (0.0328559, 0.0127701, -0.0526288, 0.0138063, 0, -0.0973685, -0.0421905, 0.0745343, 0.0222763, 0.115743, 0.0166217, 0.0697263, 0.0669232, 0.0769684, 0.0603737, 0.191377, 0.271648, 0.108462, 0.0733588, 0.0159243, 0.154741, 0.184218)
 TRAINED_ON = "90 + 71 development questions, L2 1.0"
 # END WEIGHTS
 
@@ -67,13 +77,32 @@ def _ranks(values: dict[str, float]) -> dict[str, float]:
     return {id: 10.0 / (10.0 + n) for n, id in enumerate(order, 1)}
 
 
+def _parent(id: str) -> str | None:
+    if id.startswith(GLOSSARY_PREFIX) or numbers.kind(id) != "subrule":
+        return None
+    return numbers.parent(id)
+
+
 def features(evidence: dict[str, Evidence], lexical: dict[str, float],
-             similarity: dict[str, float]) -> dict[str, list[float]]:
+             similarity: dict[str, float],
+             cites: dict[str, set[str]] | None = None) -> dict[str, list[float]]:
     """One row of ``FEATURES`` per candidate of ``lexical`` (its hand-set
-    scores, bonuses included), in that order."""
+    scores, bonuses included), in that order; ``cites`` gives the ids each
+    candidate's text cites."""
     if not lexical:
         return {}
     top = max(lexical.values()) or 1.0
+    norm = {id: lex / top for id, lex in lexical.items()}
+    cites = cites or {}
+    cited_by: dict[str, float] = {}
+    for id, targets in cites.items():
+        for target in targets:
+            cited_by[target] = max(cited_by.get(target, 0.0), norm.get(id, 0.0))
+    parents = {id: _parent(id) for id in lexical}
+    kids: dict[str, list[float]] = {}
+    for id, up in parents.items():
+        if up:
+            kids.setdefault(up, []).append(norm[id])
     sims = {id: similarity.get(id) or 0.0 for id in lexical}
     mean = sum(sims.values()) / len(sims)
     sd = math.sqrt(sum((s - mean) ** 2 for s in sims.values()) / len(sims)) + 1e-6
@@ -81,15 +110,26 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
     bm25_rank = _ranks({id: evidence[id].bm25 if id in evidence else 0.0 for id in lexical})
     lex_rank = _ranks(lexical)
     rows = {}
-    for id, lex in lexical.items():
+    for id in lexical:
         e = evidence.get(id) or Evidence()
         t, c = e.topics, e.cards
         rows[id] = [e.bm25, e.coverage, e.parent, e.adjacent, e.named, e.glossary, e.chapter,
                     max(t, default=0.0), sum(t) - max(t, default=0.0),
                     max(c, default=0.0), sum(c) - max(c, default=0.0),
                     sims[id], (sims[id] - mean) / sd, sim_rank[id], bm25_rank[id],
-                    lex / top, lex_rank[id], 0.0 if e.in_words else 1.0]
+                    norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
+                    cited_by.get(id, 0.0),
+                    max((norm[t] for t in cites.get(id, ()) if t in norm), default=0.0),
+                    _second_best(kids.get(parents[id] or "", []), norm[id]) if parents[id] else 0.0,
+                    max(kids.get(id, []), default=0.0)]
     return rows
+
+
+def _second_best(values: list[float], own: float) -> float:
+    """The best of ``values`` once ``own`` (one of them) is left out."""
+    rest = list(values)
+    rest.remove(own)
+    return max(rest, default=0.0)
 
 
 def ready() -> bool:

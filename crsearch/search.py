@@ -700,7 +700,8 @@ class Engine:
                 "similarity": round(sims[id] or 0.0, 3), "rank": sem_rank[id]}
         if self._evidence is not None:
             # What bench/learn_fusion.py learns from.
-            self.last_features = fusion.features(self._evidence, dict(scored), sims)
+            self.last_features = fusion.features(self._evidence, dict(scored), sims,
+                                                 {id: self._cites(id) for id, _ in scored})
             if fusion.ready():
                 learned = fusion.scores(self.last_features)
                 self._semantic_note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"
@@ -710,6 +711,15 @@ class Engine:
         fused.sort(key=lambda t: -t[1])
         self._semantic_note = f"fused with the lexical ranking ({MODEL_NAME})"
         return fused
+
+    def _cites(self, id: str) -> set[str]:
+        """The ids a rule's text cites (none for a glossary entry)."""
+        if id.startswith(GLOSSARY_PREFIX):
+            return set()
+        from crsearch.refs import references_in
+
+        text = (self.stored(id) or {}).get("text", "")
+        return {t for r in references_in(text, self.ids, self.id_set) for t in r.targets} - {id}
 
     def _is_title_rule(self, id: str) -> bool:
         """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""

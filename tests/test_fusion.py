@@ -36,6 +36,21 @@ def test_features_of_synthetic_evidence():
     assert alone["words_missed"] == 1.0 and alone["similarity"] == 0.0 and alone["bm25"] == 0.0
 
 
+def test_the_rules_around_a_candidate():
+    lexical = {"702.19b": 4.0, "702.19c": 2.0, "702.19": 1.0, "510.1c": 3.0}
+    cites = {"510.1c": {"702.19c"}, "702.19c": {"702.19b", "999.9"}}
+    rows = fusion.features({}, lexical, {}, cites)
+    c = dict(zip(fusion.FEATURES, rows["702.19c"]))
+    assert c["cited_by_best"] == 0.75    # 510.1c cites it: 3 / 4
+    assert c["cites_best"] == 1.0        # it cites 702.19b, the best
+    assert c["sibling_best"] == 1.0      # 702.19b
+    assert c["subrule_best"] == 0.0
+    rule = dict(zip(fusion.FEATURES, rows["702.19"]))
+    assert rule["subrule_best"] == 1.0 and rule["sibling_best"] == 0.0
+    b = dict(zip(fusion.FEATURES, rows["702.19b"]))
+    assert b["sibling_best"] == 0.5 and b["cited_by_best"] == 0.5
+
+
 def test_scores_follow_the_weights(monkeypatch):
     n = len(fusion.FEATURES)
     monkeypatch.setattr(fusion, "MEAN", (0.0,) * n)
@@ -43,9 +58,9 @@ def test_scores_follow_the_weights(monkeypatch):
     weights = [0.0] * n
     weights[fusion.FEATURES.index("similarity")] = 1.0
     monkeypatch.setattr(fusion, "WEIGHTS", tuple(weights))
-    rows = fusion.features({}, {"a": 2.0, "b": 1.0}, {"a": 0.1, "b": 0.9})
+    rows = fusion.features({}, {"100.1": 2.0, "100.2": 1.0}, {"100.1": 0.1, "100.2": 0.9})
     got = fusion.scores(rows)
-    assert got["b"] > got["a"]
+    assert got["100.2"] > got["100.1"]
 
 
 def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir, monkeypatch):
