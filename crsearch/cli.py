@@ -443,6 +443,7 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Entry point of the ``crsearch`` console script."""
+    read_only(False)
     try:
         cli(prog_name="crsearch")
     except SystemExit as e:

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 _READ_ONLY = [False]
 
 
-def read_only() -> None:
-    """Mark the running command as one that writes nothing."""
-    _READ_ONLY[0] = True
+def read_only(done: bool = True) -> None:
+    """Mark the running command as one that writes nothing (``done=False``:
+    forget it, for a new command in the same process)."""
+    _READ_ONLY[0] = done
 
 
 def exit_now(code: Any) -> None:
@@ -40,13 +41,17 @@ def exit_now(code: Any) -> None:
     question about 20 ms of its 135 (bench/search_speed.py), and a command
     that wrote nothing has nothing to clean up: no exit handler is
     registered on that path.  Output is flushed first.  Does nothing for
-    other commands, or for an exit that carries a message.
+    other commands, for an exit that carries a message, or under a tracer
+    or profiler (coverage, cProfile), whose reports are written at exit.
     """
     if not _READ_ONLY[0] or not (code is None or isinstance(code, int)):
         return
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: the descriptor was closed
+                stream.flush()
         except (OSError, ValueError):  # a closed pipe: nothing more to say
             pass
     os._exit(code or 0)

@@ -30,12 +30,17 @@ MAX_QUERY_CHARS = 2000
 #: At most this many distinct words go into the full-text query.
 MAX_TERMS = 40
 KINDS = ("rule", "subrule", "chapter", "section", "glossary")
+#: Prefixes whose word and base form are other wordings of each other
+#: ("untapped"/"tapped", "noncreature"/"creature").
+NEGATION_PREFIXES = ("un", "non")
+
+
 def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]:
     """Other wordings of ``word``: its negation or positive form as the rules
     spell it ("tapped" <-> "untapped", "creature" <-> "noncreature") and the
     judge's synonyms above.  Each alternative is a list of words."""
     out: list[list[str]] = []
-    for prefix in ("un", "non"):
+    for prefix in NEGATION_PREFIXES:
         if word.startswith(prefix) and word[len(prefix):] in vocab:
             out.append([word[len(prefix):]])
         elif prefix + word in vocab:
@@ -214,7 +219,7 @@ def tables() -> dict[str, list[str]]:
     """The word lists that ``is_question`` and ``card_names`` use, as plain
     data (the site's search exports them; ``site_search.build``)."""
     return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
-            "connectors": sorted(_CONNECTORS)}
+            "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES)}
 
 
 def card_names(text: str) -> list[str]:

@@ -178,6 +178,10 @@ class Engine:
         #: The learned fusion's feature rows of the last long question, by id.
         self.last_features: dict[str, list[float]] = {}
         self._order: dict[str, int] | None = None  # id -> place in rule order
+        # Per query: the rules where the keywords a long question names meet,
+        # and each candidate's evidence for the learned fusion.
+        self._together: list[str] = []
+        self._evidence: dict[str, Evidence] | None = None
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
 
@@ -277,8 +281,8 @@ class Engine:
         result = SearchResult(query=text, release=self.release, results=[])
         self._why = {}
         self._semantic_note = None
-        self._together: list[str] = []
-        self._evidence: dict[str, Evidence] | None = None
+        self._together = []
+        self._evidence = None
         self.last_features = {}
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
@@ -539,7 +543,7 @@ class Engine:
         qbigrams = set(pairwise(q.words))
         plain = [w for w in q.words if w not in QUESTION_WORDS]
         pairs = set(pairwise(plain))
-        named = [k + "." for k in self._keywords_named(q)] if not q.passage else []
+        named = set(self._keywords_named(q)) if not q.passage else set()
         stem_set = set(stems) - {s for v in alts.values() for a in v for s in a} | set(alts)
         weights = {s: self.idf(s) for s in stem_set}
         if q.question:
@@ -585,7 +589,7 @@ class Engine:
                 # A passage does not cite itself: "first strike (see rule
                 # 702.7)" comes from double strike's rule, not from 702.7.
                 score -= 1.0
-            if named and any(doc["id"].startswith(k) for k in named):
+            if named and doc["kind"] == "subrule" and numbers.parent(doc["id"]) in named:
                 e.named = 1.0
                 score += NAMED
             if doc["kind"] == "glossary" and not q.passage and len(stem_set) > 1:
@@ -609,7 +613,7 @@ class Engine:
         if long_question:
             scored = self._fuse(q, scored)
         if long_question:
-            scored = self._subrules_first(scored)
+            scored = self.subrules_first(scored)
         return scored
 
     def _with_topics(self, q: ParsedQuery, scored: list[tuple[str, float]]
@@ -666,9 +670,7 @@ class Engine:
         out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
         if not q.phrases:  # a typed "quoted phrase" must appear as written
             # In rule order, so that ties rank alike here and on the site.
-            if self._order is None:
-                self._order = {id: n for n, id in enumerate(self.ids)}
-            order = self._order
+            order = self._rule_order()
             out.extend(sorted(bonus.items(), key=lambda t: order.get(t[0], 0)))
         return out
 
@@ -699,9 +701,14 @@ class Engine:
             self._why.setdefault(id, {})["semantic"] = {
                 "similarity": round(sims[id] or 0.0, 3), "rank": sem_rank[id]}
         if self._evidence is not None:
-            # What bench/learn_fusion.py learns from.
+            # What bench/learn_fusion.py learns from.  Only the citations
+            # among the candidates count: a range ("702.19b-d") is looked
+            # for in them alone, not in every rule.
+            place = self._rule_order()
+            pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
+                          key=lambda id: place.get(id, 0))
             self.last_features = fusion.features(self._evidence, dict(scored), sims,
-                                                 {id: self._cites(id) for id, _ in scored})
+                                                 {id: self._cites(id, pool) for id in pool})
             if fusion.ready():
                 learned = fusion.scores(self.last_features)
                 self._semantic_note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"
@@ -712,20 +719,24 @@ class Engine:
         self._semantic_note = f"fused with the lexical ranking ({MODEL_NAME})"
         return fused
 
-    def _cites(self, id: str) -> set[str]:
-        """The ids a rule's text cites (none for a glossary entry)."""
-        if id.startswith(GLOSSARY_PREFIX):
-            return set()
+    def _cites(self, id: str, among: list[str]) -> set[str]:
+        """The ids of ``among`` (in rule order) that a rule's text cites."""
         from crsearch.refs import references_in
 
         text = (self.stored(id) or {}).get("text", "")
-        return {t for r in references_in(text, self.ids, self.id_set) for t in r.targets} - {id}
+        return {t for r in references_in(text, among, self.id_set) for t in r.targets} - {id}
+
+    def _rule_order(self) -> dict[str, int]:
+        """Each id's place in rule order."""
+        if self._order is None:
+            self._order = {id: n for n, id in enumerate(self.ids)}
+        return self._order
 
     def _is_title_rule(self, id: str) -> bool:
         """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
         return is_title_text((self.stored(id) or {}).get("text", ""))
 
-    def _subrules_first(self, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    def subrules_first(self, scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """The most specific answer first: a title rule ranked just above one
         of its own subrules (within three places) goes below it."""
         ids = [id for id, _ in scored]

@@ -78,6 +78,7 @@
     this.questionStart = new Set(qt.question_start || []);
     this.notNames = new Set(qt.not_names || []);
     this.connectors = new Set(qt.connectors || []);
+    this.negationPrefixes = qt.negation_prefixes || [];
     this.situationStems = new Set(qt.situation_stems || []);
     this.titleRules = new Set(m.title_rules || []);
     this.ids = unpackIds(m.ids);
@@ -176,7 +177,6 @@
     function take(w) {
       if (self.stop.has(w)) return;
       want.push(w);
-      want.push.apply(want, unprefixed([w]));
       if (self.jargon[w]) want.push.apply(want, self.wordsOf(self.jargon[w]));
     }
     complete.forEach(take);
@@ -488,26 +488,31 @@
     }
     return q;
   };
-  /* Distinct content words (ParsedQuery.terms); for a question, without
-     filler and with the slang's rules wording added. */
   /* query.alternatives: the other wordings of a word, as stems.  The site
-     builds them for the words of the release; a word the release never
-     uses ("unmorph") gets its base form ("morph") as the CLI does. */
-  var PREFIXES = ["un", "non"];
-  function unprefixed(ws) {
-    var out = [];
-    ws.forEach(function (w) {
-      PREFIXES.forEach(function (p) { if (w.length > p.length && w.indexOf(p) === 0) out.push(w.slice(p.length)); });
-    });
-    return out;
-  }
+     builds them for the words of the release; for a word the release never
+     uses they come from its forms with and without a negation prefix
+     ("unmorph" -> "morph", "blockable" -> "unblockable"), as in the CLI. */
   Engine.prototype.alternatives = function (w) {
     var e = this.words[w];
     if (e) return e[2] || [];
     var self = this, out = [];
-    PREFIXES.forEach(function (p) {
-      var base = w.indexOf(p) === 0 ? self.words[w.slice(p.length)] : null;
+    this.negationPrefixes.forEach(function (p) {
+      var base = w.indexOf(p) === 0 ? self.words[w.slice(p.length)] : null, longer = self.words[p + w];
       if (base && base[0] > 0) out.push([base[1]]);
+      else if (longer && longer[0] > 0) out.push([longer[1]]);
+    });
+    return out;
+  };
+  /* The forms alternatives() reads for the words the release never uses
+     (known once their word files are in). */
+  Engine.prototype.otherForms = function (ws) {
+    var self = this, out = [];
+    ws.forEach(function (w) {
+      if (self.words[w] || self.stop.has(w)) return;
+      self.negationPrefixes.forEach(function (p) {
+        if (w.length > p.length && w.indexOf(p) === 0) out.push(w.slice(p.length));
+        out.push(p + w);
+      });
     });
     return out;
   };
@@ -515,6 +520,8 @@
   Engine.prototype.isLongQuestion = function (q) {
     return q.question && this.terms(q).length >= this.rank.semantic_min_terms;
   };
+  /* Distinct content words (ParsedQuery.terms); for a question, without
+     filler and with the slang's rules wording added. */
   Engine.prototype.terms = function (q) {
     var self = this, out = [];
     q.words.concat(this.slangWords(q)).forEach(function (w) {
@@ -725,7 +732,9 @@
       return q.passage ? null : self.correct(q);
     }).then(function (suggestion) {
       if (suggestion) { result.suggestion = suggestion; q.words = suggestion.split(" "); }
-      return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q), unprefixed(q.words)), q.passage);
+      return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q)), q.passage);
+    }).then(function () {
+      return self.need(self.otherForms(q.words), q.passage);
     }).then(function () {
       // Titles need no more data: the sure first results can be shown while
       // the files of stems and other wordings load.
@@ -987,7 +996,7 @@
     var qbigrams = pairs(q.words);
     var plain = q.words.filter(function (w) { return !self.questionWords.has(w); });
     var tpairs = pairs(plain);
-    var named = q.passage ? [] : self.keywordsNamed(q).map(function (k) { return k + "."; });
+    var named = new Set(q.passage ? [] : self.keywordsNamed(q));
     var altStems = new Set();
     Object.keys(alts).forEach(function (k) { alts[k].forEach(function (a) { a.forEach(function (s) { altStems.add(s); }); }); });
     var stemSet = new Set(stems.filter(function (s) { return !altStems.has(s); }).concat(Object.keys(alts)));
@@ -1030,7 +1039,7 @@
       }
       if (question && (inCands[id] || 0) >= 3) score += R.parent * Math.min(inCands[id], R.parent_max);
       if (citedByQuery.size && (citedByQuery.has(id) || ancestors(id).some(function (a) { return citedByQuery.has(a); }))) score -= 1.0;
-      if (named.length && named.some(function (k) { return id.indexOf(k) === 0; })) score += R.named;
+      if (named.size && kind === "subrule" && named.has(parentId(id))) score += R.named;
       if (kind === "glossary" && !q.passage && stemSet.size > 1) score -= R.glossary_multi;
       if (kind === "chapter" || kind === "section") score -= 0.15;
       var up = 0, out = false;
@@ -1201,7 +1210,7 @@
     return bonus.size ? bonus : null;
   };
 
-  /* Engine._subrules_first: a title rule ranked just above one of its own
+  /* Engine.subrules_first: a title rule ranked just above one of its own
      subrules (within three places) goes below it. */
   Engine.prototype.subrulesFirst = function (scored) {
     var ids = scored.map(function (x) { return x[0]; }), moved = new Set();

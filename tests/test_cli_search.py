@@ -262,7 +262,7 @@ def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
     r = console("rule", "702.999")
     assert r.returncode == 1 and "no rule 702.999" in r.stderr and "[teardown]" not in r.stderr
     r = console("search", "kind:banana x")
-    assert r.returncode == 2 and "[teardown]" not in r.stderr
+    assert r.returncode == 2 and "Error: kind:banana" in r.stderr and "[teardown]" not in r.stderr
     r = console("define", "lifelink")
     assert r.returncode == 0 and "Lifelink" in r.stdout and "[teardown]" not in r.stderr
     r = console("releases")

@@ -74,9 +74,9 @@ def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir, monk
     rows = engine.last_features
     assert len(rows) >= 10 and all(len(r) == len(fusion.FEATURES) for r in rows.values())
     scores = fusion.scores(rows)
-    # Before "the most specific answer first", the order is the learned scores'.
-    top = sorted(scores, key=lambda i: -scores[i])[:10]
-    assert {h.id for h in learned.results} == set(top)
+    # The learned scores' order, then "the most specific answer first".
+    order = sorted(scores.items(), key=lambda t: -t[1])
+    assert [h.id for h in learned.results] == [i for i, _ in engine.subrules_first(order)][:10]
     assert {"122.2", "400.7"} & {h.id for h in learned.results[:2]}
     # Without weights, the hand-set fusion ranks as before.
     monkeypatch.setattr(fusion, "WEIGHTS", ())
@@ -94,13 +94,60 @@ def test_a_short_query_keeps_the_hand_set_ranking(indexed_data_dir):
     assert engine.last_features == {}
 
 
-def test_the_learning_script_reads_no_held_out_question():
+def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path):
+    """bench/learn_fusion.py, run whole with a fake engine: every question
+    it searches is a development one, and it writes the weights it learned."""
+    import json
+    import shutil
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    monkeypatch.syspath_prepend(str(bench))
     import learn_fusion
+    import search_quality
 
-    parts = learn_fusion.development_parts()
-    assert len(parts["dev"]) >= 90 and len(parts["dev2"]) >= 71
-    assert not any(q.get("holdout") for qs in parts.values() for q in qs)
+    searched: list[str] = []
+    n = len(fusion.FEATURES)
+    answer = {q["query"]: q["ids"][0] for qs in learn_fusion.development_parts().values() for q in qs}
+
+    class Hit:
+        def __init__(self, id):
+            self.id = id
+
+    class FakeEngine:
+        def __init__(self, index_dir):
+            self.last_features: dict = {}
+
+        def vectors(self):
+            return object()
+
+        def search(self, text, limit):
+            searched.append(text)
+            right = answer.get(text, "100.2")
+            self.last_features = {"100.1": [float(i % 3) for i in range(n)], right: [1.0] * n}
+
+            class Result:
+                results = [Hit("100.1"), Hit(right)]
+            return Result()
+
+        def subrules_first(self, scored):
+            return scored
+
+    class Stored:
+        index_dir = tmp_path
+
+    monkeypatch.setattr(learn_fusion, "build_store", lambda date: (Stored, None, 0.0))
+    monkeypatch.setattr("crsearch.search.Engine", FakeEngine)
+    copy = tmp_path / "fusion.py"
+    shutil.copy(learn_fusion.FUSION, copy)
+    monkeypatch.setattr(learn_fusion, "FUSION", copy)
+    monkeypatch.setattr(sys, "argv", ["learn_fusion.py", "--write"])
+    learn_fusion.main()
+
+    held = {q["query"] for q in search_quality.load_real() if q.get("holdout")}
+    for name in ("real_questions_fresh.json", "real_questions_late.json"):
+        held |= {q["query"] for q in json.loads((bench / name).read_text())["questions"]}
+    held |= {q["query"] for q in search_quality.load_queries() if q.get("heldout")}
+    assert len(searched) >= 90 + 71 and held and not held & set(searched)
+    assert "WEIGHTS: tuple[float, ...] = (" in copy.read_text()

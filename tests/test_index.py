@@ -388,14 +388,14 @@ def test_the_ready_tables_are_read_a_letter_at_a_time(engine):
 
 def test_a_subrule_that_answers_ranks_above_its_rule(engine):
     scored = [("702.15", 3.0), ("810.9", 2.5), ("702.15b", 2.0), ("702.15", 1.0)]
-    got = engine._subrules_first(scored[:3])
+    got = engine.subrules_first(scored[:3])
     assert [i for i, _ in got] == ["702.15b", "702.15", "810.9"]
     assert [s for _, s in got] == [3.0, 2.5, 2.0]      # still sorted
     # A rule with its own text answers too: it keeps its place.
-    assert engine._subrules_first([("601.2", 2.0), ("601.2c", 1.0)])[0][0] == "601.2"
+    assert engine.subrules_first([("601.2", 2.0), ("601.2c", 1.0)])[0][0] == "601.2"
     # A subrule far below is not pulled up.
     far = [("702.15", 4.0), ("a", 3.0), ("b", 2.0), ("c", 1.5), ("702.15b", 1.0)]
-    assert engine._subrules_first([(i if i in ("702.15", "702.15b") else "glossary:" + i, s)
+    assert engine.subrules_first([(i if i in ("702.15", "702.15b") else "glossary:" + i, s)
                                    for i, s in far])[0][0] == "702.15"
 
 
