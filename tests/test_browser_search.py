@@ -100,6 +100,8 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
                   "what happens to a token that leaves the battlefield",
                   # A word the rules never use, read as its base form ("morph").
                   "unmorph a creature face down rules",
+                  # ... or by its prefixed form ("blockable" -> "unblockable").
+                  "blockable",
                   # A story naming keywords in passing: evidence, not first places.
                   "I cast a creature spell and my opponent counters it, then I "
                   "sacrifice a land in response, do I get my mana back?"]:
@@ -382,3 +384,17 @@ def test_a_linked_typo_asks_for_its_letter_file_before_site_js(page, base_url):
     page.wait_for_load_state("networkidle")
     loaded = page.evaluate("Object.keys(window.CRSEARCH_DATA)")
     assert any(n.startswith("w-") for n in loaded) and not any(n.startswith("v-") for n in loaded)
+
+
+def test_other_forms_of_a_word_the_release_never_uses(page, base_url, lexical):
+    """query.alternatives in the site: a word no rule uses gets its form
+    without ("unmorph") or with ("blockable") a negation prefix."""
+    from crsearch.query import alternatives
+
+    page.goto(base_url + "search.html")
+    got = page.evaluate("""async ws => { const e = await window.crsearch.engine();
+        await e.need(e.otherForms(ws));
+        return ws.map(w => e.alternatives(w)); }""", ["unmorph", "blockable"])
+    want = [[lexical.stems(" ".join(a)) for a in alternatives(w, lexical.vocab)]
+            for w in ("unmorph", "blockable")]
+    assert got == want == [[["morph"]], [["unblock"]]]
