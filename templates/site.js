@@ -503,12 +503,13 @@
     });
     return out;
   };
-  /* The forms alternatives() reads for the words the release never uses
-     (known once their word files are in). */
+  /* The forms alternatives() reads for the content words (terms()) the
+     release never uses, known once their word files are in: most queries
+     have none, and ask for nothing more. */
   Engine.prototype.otherForms = function (ws) {
     var self = this, out = [];
     ws.forEach(function (w) {
-      if (self.words[w] || self.stop.has(w)) return;
+      if (self.words[w]) return;
       self.negationPrefixes.forEach(function (p) {
         if (w.length > p.length && w.indexOf(p) === 0) out.push(w.slice(p.length));
         out.push(p + w);
@@ -734,7 +735,7 @@
       if (suggestion) { result.suggestion = suggestion; q.words = suggestion.split(" "); }
       return self.need(q.words.concat(q.phrases.join(" ").split(" "), self.slangWords(q)), q.passage);
     }).then(function () {
-      return self.need(self.otherForms(q.words), q.passage);
+      return self.need(self.otherForms(self.terms(q)), q.passage);
     }).then(function () {
       // Titles need no more data: the sure first results can be shown while
       // the files of stems and other wordings load.

@@ -398,3 +398,10 @@ def test_other_forms_of_a_word_the_release_never_uses(page, base_url, lexical):
     want = [[lexical.stems(" ".join(a)) for a in alternatives(w, lexical.vocab)]
             for w in ("unmorph", "blockable")]
     assert got == want == [[["morph"]], [["unblock"]]]
+    # A question whose words the release uses asks for no other form's
+    # word file (a phone pays a round trip for each).
+    page.goto(base_url + "search.html")
+    loaded = page.evaluate("""async () => { const e = await window.crsearch.engine();
+        await e.search("what happens when a creature dies", 10);
+        return Object.keys(window.CRSEARCH_DATA).filter(k => k.indexOf("w-") === 0); }""")
+    assert loaded and not [k for k in loaded if k.startswith(("w-un", "w-no"))], loaded
