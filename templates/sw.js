@@ -39,6 +39,21 @@ function quiet() {
   });
 }
 
+/* One dropped connection (a busy host, a phone changing networks) must not
+   throw away the whole install: a file is asked for again, after 0.5, 1.5
+   and 4.5 s, unless the server said it does not have it. */
+var RETRIES = [500, 1500, 4500];
+async function fetchAgain(u, options) {
+  for (var i = 0; ; i++) {
+    var r = null, error = null;
+    try { r = await fetch(u, options); } catch (e) { error = e; }
+    if (r && r.ok) return r;
+    var final = (r && r.status < 500) || i >= RETRIES.length;
+    if (final) throw new Error("precache failed: " + u + " " + (r ? r.status : error));
+    await new Promise(function (done) { setTimeout(done, RETRIES[i]); });
+  }
+}
+
 self.addEventListener("install", function (event) {
   event.waitUntil((async function () {
     var cache = await caches.open(CACHE);
@@ -72,9 +87,7 @@ self.addEventListener("install", function (event) {
         var u = todo[next++];
         /* A file named by its content's hash the page may have loaded
            already: the HTTP cache's copy is the right one. */
-        var r = await fetch(u, { cache: HASHED.test(u) ? "default" : "no-cache" });
-        if (!r.ok) throw new Error("precache failed: " + u + " " + r.status);
-        await cache.put(u, r);
+        await cache.put(u, await fetchAgain(u, { cache: HASHED.test(u) ? "default" : "no-cache" }));
       }
     }
     await Promise.all([worker(), worker(), worker(), worker()]);

@@ -282,3 +282,50 @@ def test_changes_and_release_pages_have_no_serious_accessibility_violations(page
     page.goto(releases_site + path)
     found = axe_violations(page)
     assert found == [], [(v["id"], v["impact"]) for v in found]
+
+
+def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_bytes):
+    """A file the server fails once (503, then a dropped connection) is asked
+    for again, and the site still works offline after one visit."""
+    import functools
+    import http.server
+
+    from crsearch import site
+    from crsearch.update import release_from_bytes
+
+    site.build(release_from_bytes(mini_bytes, "mini_cr.txt"), tmp_path / "cr", search=False)
+    failed: list[str] = []
+
+    class Flaky(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            if self.path.endswith("/201.1a.html") and len(failed) < 2:
+                failed.append(self.path)
+                if len(failed) == 1:
+                    self.send_error(503)
+                else:
+                    self.close_connection = True  # no answer at all
+                    self.connection.shutdown(2)
+                return
+            super().do_GET()
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Flaky, directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(base + "index.html")
+        wait_for_service_worker(pg)
+        assert len(failed) == 2
+        context.set_offline(True)
+        httpd.shutdown()
+        httpd.server_close()
+        resp = pg.goto(base + "201.1a.html")
+        assert resp is not None and resp.from_service_worker
+        assert pg.locator("[id='201.1a']").count() == 1
+    finally:
+        context.close()
