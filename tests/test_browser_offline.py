@@ -228,7 +228,6 @@ def test_changes_page_from_the_home_page_and_a_changed_rule(page, releases_site)
 
 def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mini_bytes):
     """Any static host: Python's http.server, the site at /cr/ rather than /."""
-    import functools
     import http.server
 
     from test_site_pages import V2, V2_SWAPS, _variant
@@ -245,15 +244,8 @@ def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mi
         def log_message(self, *args) -> None:
             pass
 
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
-    context = browser.new_context(service_workers="allow")
-    pg = context.new_page()
+    httpd, base, context, pg = _first_visit(browser, Quiet, tmp_path)
     try:
-        pg.goto(base + "index.html")
-        wait_for_service_worker(pg)
         scope = pg.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
         assert scope == base
         pg.goto(base + "2031-03-03/index.html")  # an older release: cached as visited
@@ -287,7 +279,6 @@ def test_changes_and_release_pages_have_no_serious_accessibility_violations(page
 def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_bytes):
     """A file the server fails once (503, then a dropped connection) is asked
     for again, and the site still works offline after one visit."""
-    import functools
     import http.server
 
     from crsearch import site
@@ -311,15 +302,8 @@ def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_by
                 return
             super().do_GET()
 
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Flaky, directory=str(tmp_path)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
-    context = browser.new_context(service_workers="allow")
-    pg = context.new_page()
+    httpd, base, context, pg = _first_visit(browser, Flaky, tmp_path)
     try:
-        pg.goto(base + "index.html")
-        wait_for_service_worker(pg)
         assert len(failed) == 2
         context.set_offline(True)
         httpd.shutdown()
@@ -329,3 +313,20 @@ def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_by
         assert pg.locator("[id='201.1a']").count() == 1
     finally:
         context.close()
+
+
+def _first_visit(browser, handler, folder: Path):
+    """Serve ``folder`` with ``handler`` (a SimpleHTTPRequestHandler), open
+    its site under /cr/ once and wait for the service worker."""
+    import functools
+    import http.server
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/cr/"
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    pg.goto(base + "index.html")
+    wait_for_service_worker(pg)
+    return httpd, base, context, pg
