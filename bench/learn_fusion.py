@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_quality import answers, build_store, load_queries, load_real  # noqa: E402
+from search_quality import answers, build_store, load_queries, load_real, rank_of  # noqa: E402
 
 DEV2 = ROOT / "bench" / "real_questions_dev2.json"
 FUSION = ROOT / "crsearch" / "fusion.py"
@@ -106,7 +106,7 @@ def mrr(engine, data: list[dict], model=None) -> float:
             w, mean, scale = model
             order = [d["ids"][i] for i in np.argsort(-(((d["x"] - mean) / scale) @ w), kind="stable")]
             got = subrules_first(engine, order)[:10]
-        rank = next((n for n, i in enumerate(got[:10], 1) if hit(i, d["q"])), None)
+        rank = rank_of(got[:10], d["q"]["ids"], loose=not d["q"].get("exact"))
         total += 1.0 / rank if rank else 0.0
     return total / max(1, len(data))
 

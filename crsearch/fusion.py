@@ -121,7 +121,7 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
                     norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
                     cited_by.get(id, 0.0),
                     max((norm[t] for t in cites.get(id, ()) if t in norm), default=0.0),
-                    _second_best(kids.get(parents[id] or "", []), norm[id]) if parents[id] else 0.0,
+                    _second_best(kids[up], norm[id]) if (up := parents[id]) else 0.0,
                     max(kids.get(id, []), default=0.0)]
     return rows
 
