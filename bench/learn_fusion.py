@@ -3,9 +3,10 @@
     python bench/learn_fusion.py [--release 2026-08-07] [--l2 1.0] [--write]
 
 Reads only development questions: the development part of
-``bench/real_questions.json`` ("holdout": false) and
-``bench/real_questions_dev2.json``.  Held-out questions are dropped as soon
-as a file is read and never searched here.
+``bench/real_questions.json`` ("holdout": false),
+``bench/real_questions_dev2.json`` and ``bench/real_questions_dev3.json``.
+Held-out questions are dropped as soon as a file is read and never searched
+here.
 
 For each question, ``crsearch``'s engine gives the feature rows of its
 candidates (``Engine.last_features``); a candidate is right when it answers
@@ -14,9 +15,9 @@ is linear over standardised features, fitted with a softmax (listwise)
 loss and L2 regularisation by Adam (numpy, in this script only: a search
 needs neither numpy nor this script).
 
-It prints a two-way cross-validation (fit on one development part, score
-MRR@10 on the other, both against the hand-set fusion), then fits on both
-parts; ``--write`` puts those weights into crsearch/fusion.py.
+It prints a cross-validation by part (fit on the other development parts,
+score MRR@10 on the one left out, against the hand-set fusion), then fits on
+every part; ``--write`` puts those weights into crsearch/fusion.py.
 """
 
 from __future__ import annotations
@@ -34,18 +35,22 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from search_quality import answers, build_store, load_queries, load_real, rank_of  # noqa: E402
 
-DEV2 = ROOT / "bench" / "real_questions_dev2.json"
+#: The real-question files that hold development questions, by part name.
+PARTS = {"dev": ROOT / "bench" / "real_questions.json",
+         "dev2": ROOT / "bench" / "real_questions_dev2.json",
+         "dev3": ROOT / "bench" / "real_questions_dev3.json"}
 FUSION = ROOT / "crsearch" / "fusion.py"
 
 
 def development_parts() -> dict[str, list[dict]]:
-    """The two development parts of the real questions and the development
+    """The development parts of the real questions and the development
     set's own queries (bench/queries.json, an exact id is a hit), held-out
     questions dropped."""
-    return {"dev": [q for q in load_real() if not q.get("holdout")],
-            "dev2": [q for q in load_real(DEV2) if not q.get("holdout")],
-            "queries": [{"query": q["query"], "ids": q["expected"], "exact": True}
-                        for q in load_queries() if not q.get("heldout")]}
+    parts = {name: [q for q in load_real(path) if not q.get("holdout")]
+             for name, path in PARTS.items()}
+    parts["queries"] = [{"query": q["query"], "ids": q["expected"], "exact": True}
+                        for q in load_queries() if not q.get("heldout")]
+    return parts
 
 
 def hit(got: str, q: dict) -> bool:
@@ -120,8 +125,8 @@ def write(model, l2: float, counts: dict[str, int]) -> None:
     block = (f"MEAN: tuple[float, ...] = {tup(mean)}\n"
              f"SCALE: tuple[float, ...] = {tup(scale)}\n"
              f"WEIGHTS: tuple[float, ...] = {tup(w)}\n"
-             f"TRAINED_ON = \"{counts['dev']} + {counts['dev2']} development questions and "
-             f"{counts['queries']} development queries, L2 {l2}\"\n")
+             f"TRAINED_ON = \"{' + '.join(str(counts[p]) for p in PARTS if counts.get(p))} "
+             f"development questions and {counts['queries']} development queries, L2 {l2}\"\n")
     text = FUSION.read_text(encoding="utf-8")
     if text.count("# BEGIN WEIGHTS") != 1 or text.count("# END WEIGHTS") != 1:
         sys.exit(f"{FUSION}: the '# BEGIN WEIGHTS' / '# END WEIGHTS' markers are missing")
@@ -151,11 +156,13 @@ def main() -> None:
     data = {name: collect(engine, qs) for name, qs in parts.items()}
     print(f"{len(fusion.FEATURES)} features; development parts: "
           + ", ".join(f"{k} {len(v)}" for k, v in data.items()))
-    for train, test in (("dev", "dev2"), ("dev2", "dev")):
-        model = fit(data[train] + data["queries"], args.l2)
-        print(f"fit on {train} and the development set, MRR@10 on {test}: hand-set "
+    real = [name for name in PARTS if data[name]]
+    for test in real:
+        train = [d for name in real if name != test for d in data[name]]
+        model = fit(train + data["queries"], args.l2)
+        print(f"fit on the other parts and the development set, MRR@10 on {test}: hand-set "
               f"{mrr(engine, data[test]):.3f}, learned {mrr(engine, data[test], model):.3f}")
-    model = fit(data["dev"] + data["dev2"] + data["queries"], args.l2)
+    model = fit([d for name in real for d in data[name]] + data["queries"], args.l2)
     print("fit on all (in sample): MRR@10 " + ", ".join(
         f"{k} {mrr(engine, v):.3f} -> {mrr(engine, v, model):.3f}" for k, v in data.items()))
     print("weights:", ", ".join(f"{f} {x:+.2f}" for f, x in zip(fusion.FEATURES, model[0])))

@@ -19,6 +19,11 @@ Two query sets:
 - ``bench/real_questions_dev2.json`` (the same way): 71 more, collected at the
   same time as a second development part for the next round of tuning (its
   rows are not held out and show up as "real dev").
+- ``bench/real_questions_dev3.json`` (the same way): 121 more, collected as a
+  third development part (judge blogs, Cranial Insertion, Stack Exchange,
+  Reddit, forums and rules questions filed on open-source rules engines),
+  first measured before it was trained on; none shares a page with a
+  held-out question.
 
 ``--lexical`` turns the embeddings off, to see what they add.
 

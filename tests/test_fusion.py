@@ -149,5 +149,43 @@ def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path
     for name in ("real_questions_fresh.json", "real_questions_late.json"):
         held |= {q["query"] for q in json.loads((bench / name).read_text())["questions"]}
     held |= {q["query"] for q in search_quality.load_queries() if q.get("heldout")}
-    assert len(searched) >= 90 + 71 and held and not held & set(searched)
+    assert len(searched) >= 90 + 71 + 121 and held and not held & set(searched)
+    dev3 = {q["query"] for q in json.loads((bench / "real_questions_dev3.json").read_text())["questions"]}
+    assert dev3 <= set(searched)
     assert "WEIGHTS: tuple[float, ...] = (" in copy.read_text()
+
+
+def _page(url: str) -> str:
+    """One public page, however it is reached: a Stack Exchange question, a
+    Reddit thread (through any mirror), a Cranial Insertion article (either
+    host name), else the address without its scheme, www. or a final slash."""
+    import re
+
+    for pattern, tag in ((r"stackexchange\.com/(?:questions|q|a)/(\d+)", "se"),
+                         (r"/comments/(\w+)", "reddit"),
+                         (r"cranial-?insertion\.com/articles?/(\d+)", "ci")):
+        m = re.search(pattern, url)
+        if m:
+            return f"{tag}:{m.group(1)}"
+    return re.sub(r"^https?://(www\.)?", "", url.strip()).rstrip("/").lower()
+
+
+def test_the_third_development_part_is_apart_from_every_held_out_question(latest_release):
+    """bench/real_questions_dev3.json: development questions only, each with
+    rule ids of the 2026-08-07 release, from no page that another set used."""
+    import json
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    dev3 = json.loads((bench / "real_questions_dev3.json").read_text())["questions"]
+    assert len(dev3) >= 120
+    assert not any(q["holdout"] for q in dev3)
+    ids = {r.id for r in latest_release.rules}
+    assert all(q["ids"] and set(q["ids"]) <= ids for q in dev3)
+    others = set()
+    for name in ("real_questions.json", "real_questions_dev2.json", "real_questions_fresh.json",
+                 "real_questions_late.json"):
+        others |= {_page(q["source"]) for q in json.loads((bench / name).read_text())["questions"]}
+    pages = [_page(q["source"]) for q in dev3]
+    assert len(set(pages)) == len(pages) and not set(pages) & others
+    assert len({q["query"] for q in dev3}) == len(dev3)
