@@ -284,6 +284,13 @@ def test_slang_finds_the_rules_wording(engine):
     assert any(i in ("122.2", "400.7") for i in got), got
 
 
+def test_old_rules_words_and_attack_slang_find_summoning_sickness(engine):
+    # "came into play" is the rules' wording before 2009 and "swing" is
+    # players' for attacking; read literally they find 701.18 (Play).
+    got = ids(engine, "can I swing with a creature that came into play this turn?", 5)
+    assert "302.6" in got and not got[0].startswith("701.18"), got
+
+
 def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
     from crsearch import search as search_module
 

@@ -200,6 +200,21 @@ def test_slang_is_read_as_rules_wording():
     assert "deck" in q.terms
 
 
+def test_players_attack_words_and_the_old_rules_words_are_read():
+    q = parse("my Elf came into play last turn, can I swing with it and ping them in response?")
+    keys = [k for k, _ in q.slang]
+    assert {"came into play", "swing", "ping", "in response"} <= set(keys)
+    assert {"enters", "battlefield", "attack", "damage"} <= set(q.terms)
+    q = parse("is a card removed from the game the same as exile, and what is in play?")
+    assert {"removed from the game", "in play"} <= {k for k, _ in q.slang}
+    assert {"exile", "battlefield"} <= set(q.terms)
+
+
+def test_british_spelling_is_read_as_the_rules_spell_it():
+    q = parse("what colour is a colourless artifact if I paint it?")
+    assert {"color", "colorless"} <= set(q.terms)
+
+
 def test_filler_words_do_not_search():
     q = parse("my friend says a creature with hexproof can't be targeted, is he right?")
     assert "friend" not in q.terms and "says" not in q.terms
