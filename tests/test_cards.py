@@ -42,7 +42,7 @@ def test_rules_that_name_a_card_of_the_table_are_in_its_row(latest_text):
 
 
 def test_table_size_and_row_shape():
-    assert 2500 <= len(RULES_CARDS) <= 4000
+    assert 4000 <= len(RULES_CARDS) <= 6000
     for name, ids in RULES_CARDS.items():
         assert 1 <= len(ids) <= 4, name
         assert len(set(ids)) == len(ids), name
@@ -60,8 +60,10 @@ def test_names_are_lowercase_straight_and_unique_after_folding():
 
 
 def test_word_lists_name_cards_of_the_table():
-    assert all(w in RULES_CARDS or w in ALIASES for w in PLAIN_WORDS)
+    # A plain word is a card's name, a nickname, or the part before a comma
+    # ("Radiant, Archangel" is found as "Radiant", a word).
     heads = {n.partition(",")[0] for n in RULES_CARDS if "," in n}
+    assert all(w in RULES_CARDS or w in ALIASES or w in heads for w in PLAIN_WORDS)
     assert AMBIGUOUS_SHORT <= heads
 
 
@@ -172,3 +174,15 @@ def test_module_is_standard_library_only():
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_older_sets_are_in_the_table_and_their_word_names_need_capitals():
+    # Round 4: cards from 1993-2007 that judges still hear about.
+    assert cards_in("I split my creatures with Raging River; who picks the piles?") == ["raging river"]
+    assert "700.3" in RULES_CARDS["raging river"]
+    assert cards_in("Does Karma count my Urborg?") == ["karma", "urborg, tomb of yawgmoth"]
+    # A one-word name of that round that is an everyday word is a card only in capitals.
+    for name in ("karma", "channel"):
+        assert name in PLAIN_WORDS, name
+    assert cards_in("bad karma: can I channel mana into it?") == []
+    assert cards_in("Can I cast Pure // Simple fused?") == ["pure // simple"]
