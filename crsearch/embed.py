@@ -97,8 +97,9 @@ TOKENIZER_SHA256 = "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cd
 DIM = 256
 META = "embed.json"
 DATA = "embed.bin"
-#: Bump when the files' layout changes; older files are then ignored.
-FORMAT = 1
+#: Bump when the files' layout or what is embedded changes; older files
+#: are then ignored (search says to run `crsearch index`).  2: examples.
+FORMAT = 2
 
 
 class EmbeddingsUnavailable(Exception):
@@ -150,8 +151,14 @@ def missing(index_dir: Path) -> str | None:
 
 
 def doc_text(doc: dict[str, Any]) -> str:
-    """What is embedded of a document: its title and text."""
-    return f"{doc.get('title', '')} {doc.get('text', '')}"
+    """What is embedded of a document: its title, text and examples.
+
+    The examples tell a story ("a player controls ... and casts ..."), the
+    shape of a player's question: with them, similarity alone ranks the
+    answer better on every development part (MRR@10 0.302/0.193/0.254 ->
+    0.306/0.212/0.273), and so does the fusion (cross-validated mean 0.649
+    -> 0.652)."""
+    return f"{doc.get('title', '')} {doc.get('text', '')} {doc.get('examples', '')}"
 
 
 def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path) -> str | None:

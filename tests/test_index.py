@@ -448,7 +448,7 @@ def _copy_index(engine, tmp_path):
 QUESTION = "my opponent bounced my creature, do the +1/+1 counters stay?"
 
 
-@pytest.mark.parametrize("damage", ["missing", "corrupt", "truncated", "other-model"])
+@pytest.mark.parametrize("damage", ["missing", "corrupt", "truncated", "other-model", "older-format"])
 def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path, damage):
     from crsearch import embed
     from crsearch.search import Engine
@@ -463,7 +463,11 @@ def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path
         (target / embed.DATA).write_bytes(data[: len(data) // 2])
     else:
         meta = json.loads((target / embed.META).read_text(encoding="utf-8"))
-        meta["sha256"] = "0" * 64
+        if damage == "other-model":
+            meta["sha256"] = "0" * 64
+        else:
+            # Embedded before examples were (the fusion's weights expect them).
+            meta["format"] = embed.FORMAT - 1
         (target / embed.META).write_text(json.dumps(meta), encoding="utf-8")
     result = Engine(target).search(QUESTION, 5)
     assert result.results
@@ -481,6 +485,15 @@ def test_a_model_file_with_the_wrong_hash_builds_no_embeddings(tmp_path, monkeyp
     warning = build_index(mini_release, tmp_path / "ix")
     assert warning and "SHA-256" in warning
     assert not (tmp_path / "ix" / embed.META).exists()
+
+
+def test_a_rules_examples_are_embedded_with_its_text():
+    from crsearch import embed
+
+    doc = {"title": "Trample", "text": "Trample is a static ability.",
+           "examples": "Example: A 5/5 with trample is blocked by a 2/2."}
+    assert "blocked by a 2/2" in embed.doc_text(doc)
+    assert embed.doc_text({"title": "Trample", "text": "x"}).split() == ["Trample", "x"]
 
 
 def test_embeddings_are_built_with_the_index(engine):
