@@ -8,7 +8,7 @@ another player, Blood Moon means rule 305.7.  This table maps such cards to the
 rule ids (2026-08-07 numbering) that decide the questions about them, best
 first, so a search can rank those rules when a question names the card.
 
-The table is data (``data/cards.txt``, about 3,600 cards): names, rule ids and
+The table is data (``data/cards.txt``, about 5,000 cards): names, rule ids and
 nicknames, never card or rules text.  Only cards whose questions turn on a
 general rule are listed, not cards whose answer is "read the card".  Names are
 lowercase, as printed, with straight apostrophes.  A name with a comma
