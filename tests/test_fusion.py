@@ -137,6 +137,9 @@ def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path
     class Stored:
         index_dir = tmp_path
 
+    # main() switches the learned weights off (fusion.WEIGHTS = ()): restore
+    # them after the test, or every later test ranks with the hand-set fusion.
+    monkeypatch.setattr(fusion, "WEIGHTS", fusion.WEIGHTS)
     monkeypatch.setattr(learn_fusion, "build_store", lambda date: (Stored, None, 0.0))
     monkeypatch.setattr("crsearch.search.Engine", FakeEngine)
     copy = tmp_path / "fusion.py"

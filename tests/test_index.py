@@ -287,6 +287,9 @@ def test_slang_finds_the_rules_wording(engine):
 def test_old_rules_words_and_attack_slang_find_summoning_sickness(engine):
     # "came into play" is the rules' wording before 2009 and "swing" is
     # players' for attacking; read literally they find 701.18 (Play).
+    from crsearch import fusion
+
+    assert fusion.ready()  # ranked as a search ranks, with the learned weights
     got = ids(engine, "can I swing with a creature that came into play this turn?", 5)
     assert "302.6" in got and not got[0].startswith("701.18"), got
 
