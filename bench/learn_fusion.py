@@ -145,15 +145,19 @@ def main() -> None:
     from crsearch import fusion
     from crsearch.search import Engine
 
-    # Features are the same with or without learned weights; the hand-set
-    # fusion is the baseline, so switch the learned one off here.
-    fusion.WEIGHTS = ()
     stored, _release, _ = build_store(args.release)
     engine = Engine(stored.index_dir)
     if engine.vectors() is None:
         sys.exit(f"no embeddings in the index ({engine.vectors_problem}): the fusion needs them")
     parts = development_parts()
-    data = {name: collect(engine, qs) for name, qs in parts.items()}
+    # Features are the same with or without learned weights; the hand-set
+    # fusion is the baseline, so the learned one is off while collecting
+    # (and on again after: main() also runs inside the tests).
+    learned, fusion.WEIGHTS = fusion.WEIGHTS, ()
+    try:
+        data = {name: collect(engine, qs) for name, qs in parts.items()}
+    finally:
+        fusion.WEIGHTS = learned
     print(f"{len(fusion.FEATURES)} features; development parts: "
           + ", ".join(f"{k} {len(v)}" for k, v in data.items()))
     real = [name for name in PARTS if data[name]]

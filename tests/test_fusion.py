@@ -137,9 +137,6 @@ def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path
     class Stored:
         index_dir = tmp_path
 
-    # main() switches the learned weights off (fusion.WEIGHTS = ()): restore
-    # them after the test, or every later test ranks with the hand-set fusion.
-    monkeypatch.setattr(fusion, "WEIGHTS", fusion.WEIGHTS)
     monkeypatch.setattr(learn_fusion, "build_store", lambda date: (Stored, None, 0.0))
     monkeypatch.setattr("crsearch.search.Engine", FakeEngine)
     copy = tmp_path / "fusion.py"
@@ -156,6 +153,7 @@ def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path
     dev3 = {q["query"] for q in json.loads((bench / "real_questions_dev3.json").read_text())["questions"]}
     assert dev3 <= set(searched)
     assert "WEIGHTS: tuple[float, ...] = (" in copy.read_text()
+    assert fusion.ready()  # switched off while collecting, on again after
 
 
 def _page(url: str) -> str:
@@ -185,10 +183,9 @@ def test_the_third_development_part_is_apart_from_every_held_out_question(latest
     assert not any(q["holdout"] for q in dev3)
     ids = {r.id for r in latest_release.rules}
     assert all(q["ids"] and set(q["ids"]) <= ids for q in dev3)
-    others = set()
-    for name in ("real_questions.json", "real_questions_dev2.json", "real_questions_fresh.json",
-                 "real_questions_late.json"):
-        others |= {_page(q["source"]) for q in json.loads((bench / name).read_text())["questions"]}
+    others = {_page(q["source"]) for path in bench.glob("real_questions*.json")
+              if path.name != "real_questions_dev3.json"
+              for q in json.loads(path.read_text())["questions"]}
     pages = [_page(q["source"]) for q in dev3]
     assert len(set(pages)) == len(pages) and not set(pages) & others
     assert len({q["query"] for q in dev3}) == len(dev3)
