@@ -71,13 +71,16 @@ def collect(engine, questions: list[dict]) -> list[dict]:
     return out
 
 
-def fit(data: list[dict], l2: float, epochs: int = 400, lr: float = 0.02):
-    """Weights, means and scales of a linear listwise model."""
+def fit(data: list[dict], l2: float, epochs: int = 400, lr: float = 0.02,
+        any_answer: bool = False):
+    """Weights, means and scales of a linear listwise model: the softmax's
+    cross-entropy with every right candidate equally likely, or
+    (``any_answer``) minus the log of their probability together (one of
+    them first answers the question; bench/fusion_trials.py measures it)."""
     xs = np.vstack([d["x"] for d in data if len(d["ids"])])
     mean, scale = xs.mean(0), xs.std(0)
     scale[scale < 1e-9] = 1.0  # a feature that never varied says nothing
-    zs = [((d["x"] - mean) / scale, d["y"] / d["y"].sum()) for d in data
-          if len(d["ids"]) and d["y"].sum()]
+    zs = [((d["x"] - mean) / scale, d["y"]) for d in data if len(d["ids"]) and d["y"].sum()]
     if not zs:
         sys.exit("no development question has its answer among its candidates")
     w = np.zeros(xs.shape[1])
@@ -85,11 +88,12 @@ def fit(data: list[dict], l2: float, epochs: int = 400, lr: float = 0.02):
     v = np.zeros_like(w)
     for ep in range(1, epochs + 1):
         g = np.zeros_like(w)
-        for z, t in zs:
+        for z, y in zs:
             s = z @ w
             p = np.exp(s - s.max())
             p /= p.sum()
-            g += z.T @ (p - t)
+            t = p * y if any_answer else y
+            g += z.T @ (p - t / t.sum())
         g = g / len(zs) + l2 * w
         m = 0.9 * m + 0.1 * g
         v = 0.999 * v + 0.001 * g * g

@@ -1,0 +1,206 @@
+"""Trial features and losses for the question fusion, on development questions only.
+
+    python bench/fusion_trials.py [--release 2026-08-07] [--cache FILE] [TRIAL ...]
+    python bench/fusion_trials.py --list
+
+Each trial adds columns to the feature rows of ``crsearch/fusion.py`` (or
+changes how ``bench/learn_fusion.py`` fits them) and prints the
+cross-validation by part that ``learn_fusion.py`` prints: fit on the other
+development parts and the development queries, MRR@10 on the part left
+out.  The rows are collected once per run (about 20 s), or read from
+``--cache`` (written there when missing; delete it after a change to the
+search).  Held-out questions are never searched: the parts are
+``learn_fusion.development_parts()``.
+
+This is where the trials in the closing notes of issue 9 come from; a trial
+that wins here still has to earn its place in ``fusion.FEATURES``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pickle
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from learn_fusion import PARTS, collect, development_parts, fit, mrr  # noqa: E402
+from search_quality import build_store  # noqa: E402
+
+from crsearch import fusion  # noqa: E402
+from crsearch.model import GLOSSARY_PREFIX  # noqa: E402
+
+#: Extra columns for one question's candidates: ``(question, engine) -> array``
+#: with one row per candidate (``question["ids"]``, ``question["x"]``).
+Columns = Callable[[dict, object], np.ndarray]
+
+
+def _col(name: str) -> int:
+    return fusion.FEATURES.index(name)
+
+
+def _chapter(id: str) -> str:
+    return "glossary" if id.startswith(GLOSSARY_PREFIX) else id[:1]
+
+
+def _section(id: str) -> str:
+    return "glossary" if id.startswith(GLOSSARY_PREFIX) else id.split(".")[0]
+
+
+def doc_length(d: dict, engine) -> np.ndarray:
+    """log(1 + words of the candidate's text)."""
+    return np.array([[math.log1p(len(((engine.stored(i) or {}).get("text") or "").split()))]
+                     for i in d["ids"]])
+
+
+def rule_kind(d: dict, engine) -> np.ndarray:
+    """Subrule, rule (else glossary entry or heading)."""
+    kinds = [(engine.stored(i) or {}).get("kind") for i in d["ids"]]
+    return np.array([[k == "subrule", k == "rule"] for k in kinds], float)
+
+
+def chapter_prior(d: dict, engine) -> np.ndarray:
+    """One column per chapter (1-9) and one for the glossary."""
+    names = [str(n) for n in range(1, 10)] + ["glossary"]
+    return np.array([[_chapter(i) == n for n in names] for i in d["ids"]], float)
+
+
+def section_mass(d: dict, engine) -> np.ndarray:
+    """The lexical scores of the other candidates of its section, summed,
+    and log of how many there are."""
+    lex = d["x"][:, _col("lexical")]
+    secs = [_section(i) for i in d["ids"]]
+    total: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for s, v in zip(secs, lex):
+        total[s] = total.get(s, 0.0) + v
+        count[s] = count.get(s, 0) + 1
+    return np.array([[total[s] - v, math.log(count[s])] for s, v in zip(secs, lex)])
+
+
+def section_top(d: dict, engine) -> np.ndarray:
+    """The share of the ten best candidates, lexically and semantically,
+    that are of its section."""
+    secs = [_section(i) for i in d["ids"]]
+    cols = []
+    for feature in ("lexical", "similarity"):
+        top = np.argsort(-d["x"][:, _col(feature)], kind="stable")[:10]
+        share: dict[str, float] = {}
+        for t in top:
+            share[secs[t]] = share.get(secs[t], 0.0) + 0.1
+        cols.append([share.get(s, 0.0) for s in secs])
+    return np.array(cols).T
+
+
+def products(d: dict, engine) -> np.ndarray:
+    """Similarity (standardised) times the lexical score, the coverage and
+    the topic bonus; the two ranks multiplied."""
+    x = d["x"]
+    z = x[:, _col("similarity_z")]
+    return np.array([z * x[:, _col("lexical")], z * x[:, _col("coverage")],
+                     z * x[:, _col("topic")],
+                     x[:, _col("similarity_rank")] * x[:, _col("lexical_rank")]]).T
+
+
+def glossary_cites(d: dict, engine) -> np.ndarray:
+    """The best lexical score and similarity of a glossary entry among the
+    candidates that cites it ("see rule 702.19")."""
+    place = engine._rule_order()
+    pool = sorted((i for i in d["ids"] if not i.startswith(GLOSSARY_PREFIX)),
+                  key=lambda i: place.get(i, 0))
+    best: dict[str, tuple[float, float]] = {}
+    for i, lex, sim in zip(d["ids"], d["x"][:, _col("lexical")], d["x"][:, _col("similarity")]):
+        if i.startswith(GLOSSARY_PREFIX):
+            for target in engine._cites(i, pool):
+                a, b = best.get(target, (0.0, 0.0))
+                best[target] = (max(a, lex), max(b, sim))
+    return np.array([best.get(i, (0.0, 0.0)) for i in d["ids"]])
+
+
+#: name -> (extra columns or None, L2, the "any right answer" loss).
+TRIALS: dict[str, tuple[Columns | None, float, bool]] = {
+    "baseline": (None, 1.0, False),
+    "l2-0.1": (None, 0.1, False),
+    "l2-3": (None, 3.0, False),
+    "any-answer": (None, 0.1, True),
+    "doc-length": (doc_length, 1.0, False),
+    "rule-kind": (rule_kind, 1.0, False),
+    "chapter-prior": (chapter_prior, 1.0, False),
+    "section-mass": (section_mass, 1.0, False),
+    "section-top": (section_top, 1.0, False),
+    "products": (products, 1.0, False),
+    "glossary-cites": (glossary_cites, 1.0, False),
+}
+
+
+def with_columns(data: dict[str, list[dict]], columns: Columns | None,
+                 engine) -> dict[str, list[dict]]:
+    """``data`` with ``columns`` appended to every question's rows."""
+    if columns is None:
+        return data
+    return {name: [dict(d, x=np.hstack([d["x"], columns(d, engine)])) if len(d["ids"]) else d
+                   for d in part] for name, part in data.items()}
+
+
+def cross_validate(data: dict[str, list[dict]], engine, l2: float = 1.0,
+                   any_answer: bool = False) -> dict[str, float]:
+    """MRR@10 of each real part, fitted on the others and the queries."""
+    real = [name for name in PARTS if data.get(name)]
+    out = {}
+    for test in real:
+        train = [d for name in real if name != test for d in data[name]] + data.get("queries", [])
+        model = fit(train, l2, any_answer=any_answer)
+        out[test] = mrr(engine, data[test], model)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trials", nargs="*", help="trial names (default: all)")
+    ap.add_argument("--release", default="2026-08-07")
+    ap.add_argument("--cache", type=Path, help="keep the collected rows in this file")
+    ap.add_argument("--list", action="store_true", help="list the trials")
+    args = ap.parse_args()
+    if args.list:
+        for name, (columns, l2, any_answer) in TRIALS.items():
+            print(f"{name:15s} {(columns.__doc__ or '').split(chr(10))[0] if columns else ''}"
+                  f"{' L2 ' + str(l2) if l2 != 1.0 else ''}{' any-answer loss' if any_answer else ''}")
+        return
+    unknown = [t for t in args.trials if t not in TRIALS]
+    if unknown:
+        sys.exit(f"unknown trial(s): {', '.join(unknown)} (see --list)")
+
+    from crsearch.search import Engine
+
+    stored, _release, _ = build_store(args.release)
+    engine = Engine(stored.index_dir)
+    if engine.vectors() is None:
+        sys.exit(f"no embeddings in the index ({engine.vectors_problem}): the fusion needs them")
+    if args.cache and args.cache.exists():
+        data = pickle.loads(args.cache.read_bytes())
+    else:
+        learned, fusion.WEIGHTS = fusion.WEIGHTS, ()
+        try:
+            data = {name: collect(engine, qs) for name, qs in development_parts().items()}
+        finally:
+            fusion.WEIGHTS = learned
+        if args.cache:
+            args.cache.write_bytes(pickle.dumps(data))
+    print(f"{len(fusion.FEATURES)} features; development parts: "
+          + ", ".join(f"{k} {len(v)}" for k, v in data.items()))
+    for name in args.trials or list(TRIALS):
+        columns, l2, any_answer = TRIALS[name]
+        got = cross_validate(with_columns(data, columns, engine), engine, l2, any_answer)
+        print(f"{name:15s} " + "  ".join(f"{k} {v:.3f}" for k, v in got.items())
+              + f"  mean {sum(got.values()) / len(got):.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
