@@ -31,8 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from learn_fusion import PARTS, collect, development_parts, fit, mrr  # noqa: E402
-from search_quality import build_store  # noqa: E402
+from learn_fusion import cross_validate, development_rows  # noqa: E402
 
 from crsearch import fusion  # noqa: E402
 from crsearch.model import GLOSSARY_PREFIX  # noqa: E402
@@ -149,18 +148,6 @@ def with_columns(data: dict[str, list[dict]], columns: Columns | None,
                    for d in part] for name, part in data.items()}
 
 
-def cross_validate(data: dict[str, list[dict]], engine, l2: float = 1.0,
-                   any_answer: bool = False) -> dict[str, float]:
-    """MRR@10 of each real part, fitted on the others and the queries."""
-    real = [name for name in PARTS if data.get(name)]
-    out = {}
-    for test in real:
-        train = [d for name in real if name != test for d in data[name]] + data.get("queries", [])
-        model = fit(train, l2, any_answer=any_answer)
-        out[test] = mrr(engine, data[test], model)
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trials", nargs="*", help="trial names (default: all)")
@@ -170,27 +157,23 @@ def main() -> None:
     args = ap.parse_args()
     if args.list:
         for name, (columns, l2, any_answer) in TRIALS.items():
-            print(f"{name:15s} {(columns.__doc__ or '').split(chr(10))[0] if columns else ''}"
-                  f"{' L2 ' + str(l2) if l2 != 1.0 else ''}{' any-answer loss' if any_answer else ''}")
+            summary = (columns.__doc__ or "").splitlines()[0] if columns else ""
+            print(f"{name:15s} {summary}{f' L2 {l2}' if l2 != 1.0 else ''}"
+                  f"{' any-answer loss' if any_answer else ''}")
         return
     unknown = [t for t in args.trials if t not in TRIALS]
     if unknown:
         sys.exit(f"unknown trial(s): {', '.join(unknown)} (see --list)")
 
-    from crsearch.search import Engine
-
-    stored, _release, _ = build_store(args.release)
-    engine = Engine(stored.index_dir)
-    if engine.vectors() is None:
-        sys.exit(f"no embeddings in the index ({engine.vectors_problem}): the fusion needs them")
     if args.cache and args.cache.exists():
+        from search_quality import build_store
+
+        from crsearch.search import Engine
+
+        engine = Engine(build_store(args.release)[0].index_dir)
         data = pickle.loads(args.cache.read_bytes())
     else:
-        learned, fusion.WEIGHTS = fusion.WEIGHTS, ()
-        try:
-            data = {name: collect(engine, qs) for name, qs in development_parts().items()}
-        finally:
-            fusion.WEIGHTS = learned
+        engine, data = development_rows(args.release)
         if args.cache:
             args.cache.write_bytes(pickle.dumps(data))
     print(f"{len(fusion.FEATURES)} features; development parts: "

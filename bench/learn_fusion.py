@@ -139,6 +139,38 @@ def write(model, l2: float, counts: dict[str, int]) -> None:
     FUSION.write_text(new, encoding="utf-8")
 
 
+def development_rows(release: str):
+    """The engine of ``release`` and every development part's rows
+    (``collect``).  Features are the same with or without learned weights
+    and the hand-set fusion is the baseline, so the learned one is off while
+    collecting (and on again after: this also runs inside the tests)."""
+    from crsearch import fusion
+    from crsearch.search import Engine
+
+    stored, _release, _ = build_store(release)
+    engine = Engine(stored.index_dir)
+    if engine.vectors() is None:
+        sys.exit(f"no embeddings in the index ({engine.vectors_problem}): the fusion needs them")
+    parts = development_parts()
+    learned, fusion.WEIGHTS = fusion.WEIGHTS, ()
+    try:
+        data = {name: collect(engine, qs) for name, qs in parts.items()}
+    finally:
+        fusion.WEIGHTS = learned
+    return engine, data
+
+
+def cross_validate(data: dict[str, list[dict]], engine, l2: float = 1.0,
+                   any_answer: bool = False) -> dict[str, float]:
+    """MRR@10 of each real part, fitted on the other parts and the queries."""
+    real = [name for name in PARTS if data.get(name)]
+    out = {}
+    for test in real:
+        train = [d for name in real if name != test for d in data[name]] + data.get("queries", [])
+        out[test] = mrr(engine, data[test], fit(train, l2, any_answer=any_answer))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")
@@ -147,35 +179,20 @@ def main() -> None:
     args = ap.parse_args()
 
     from crsearch import fusion
-    from crsearch.search import Engine
 
-    stored, _release, _ = build_store(args.release)
-    engine = Engine(stored.index_dir)
-    if engine.vectors() is None:
-        sys.exit(f"no embeddings in the index ({engine.vectors_problem}): the fusion needs them")
-    parts = development_parts()
-    # Features are the same with or without learned weights; the hand-set
-    # fusion is the baseline, so the learned one is off while collecting
-    # (and on again after: main() also runs inside the tests).
-    learned, fusion.WEIGHTS = fusion.WEIGHTS, ()
-    try:
-        data = {name: collect(engine, qs) for name, qs in parts.items()}
-    finally:
-        fusion.WEIGHTS = learned
+    engine, data = development_rows(args.release)
     print(f"{len(fusion.FEATURES)} features; development parts: "
           + ", ".join(f"{k} {len(v)}" for k, v in data.items()))
-    real = [name for name in PARTS if data[name]]
-    for test in real:
-        train = [d for name in real if name != test for d in data[name]]
-        model = fit(train + data["queries"], args.l2)
+    for test, learned in cross_validate(data, engine, args.l2).items():
         print(f"fit on the other parts and the development set, MRR@10 on {test}: hand-set "
-              f"{mrr(engine, data[test]):.3f}, learned {mrr(engine, data[test], model):.3f}")
+              f"{mrr(engine, data[test]):.3f}, learned {learned:.3f}")
+    real = [name for name in PARTS if data[name]]
     model = fit([d for name in real for d in data[name]] + data["queries"], args.l2)
     print("fit on all (in sample): MRR@10 " + ", ".join(
         f"{k} {mrr(engine, v):.3f} -> {mrr(engine, v, model):.3f}" for k, v in data.items()))
     print("weights:", ", ".join(f"{f} {x:+.2f}" for f, x in zip(fusion.FEATURES, model[0])))
     if args.write:
-        write(model, args.l2, {k: len(v) for k, v in parts.items()})
+        write(model, args.l2, {k: len(v) for k, v in data.items()})
         print(f"written to {FUSION}")
 
 
