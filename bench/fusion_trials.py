@@ -44,7 +44,7 @@ from learn_fusion import cross_validate, development_rows  # noqa: E402
 from crsearch import fusion  # noqa: E402
 from crsearch.model import GLOSSARY_PREFIX  # noqa: E402
 from crsearch.query import card_names  # noqa: E402
-from crsearch.text import words  # noqa: E402
+from crsearch.text import norm_title, words  # noqa: E402
 
 #: Extra columns for one question's candidates: ``(question, engine) -> array``
 #: with one row per candidate (``question["ids"]``, ``question["x"]``).
@@ -159,7 +159,7 @@ def card_texts() -> dict[str, str]:
     for card in json.loads(path.read_text(encoding="utf-8")):
         text = f"{card.get('type') or ''}. {card.get('text') or ''}"
         for name in {card["name"], *(f.strip() for f in card["name"].split("//"))}:
-            key = " ".join(words(name))
+            key = norm_title(name)
             if key and text not in texts.get(key, ""):
                 texts[key] = f"{texts.get(key, '')}\n{text}".strip()
     return texts
@@ -171,7 +171,7 @@ def _card_words(d: dict) -> list[list[str]]:
     texts = card_texts()
     out = []
     for typed in card_names(d["q"]["query"]):
-        key = " ".join(words(typed))
+        key = norm_title(typed)
         if key not in texts and key.endswith("'s"):
             key = key[:-2]
         if key in texts:
@@ -203,9 +203,9 @@ def card_search(d: dict, engine) -> np.ndarray:
         if not ws:
             continue
         for rank, hit in enumerate(engine.search(" ".join(ws)[:1000], 30).results, 1):
-            if hit.id in row:
-                cols[row[hit.id], 0] = max(cols[row[hit.id], 0], 10 / (10 + rank))
-                cols[row[hit.id], 1] += 10 / (10 + rank)
+            if (n := row.get(hit.id)) is not None:
+                cols[n, 0] = max(cols[n, 0], 10 / (10 + rank))
+                cols[n, 1] += 10 / (10 + rank)
     return cols
 
 
@@ -238,7 +238,7 @@ def with_columns(data: dict[str, list[dict]], columns: Columns | None,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("trials", nargs="*", help="trial names (default: all)")
+    ap.add_argument("trials", nargs="*", help="trial names (default: all but the card trials)")
     ap.add_argument("--release", default="2026-08-07")
     ap.add_argument("--cache", type=Path, help="keep the collected rows in this file")
     ap.add_argument("--list", action="store_true", help="list the trials")
