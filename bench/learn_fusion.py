@@ -1,6 +1,6 @@
 """Learn the question fusion's weights (crsearch/fusion.py) from the development questions.
 
-    python bench/learn_fusion.py [--release 2026-08-07] [--l2 1.0] [--write]
+    python bench/learn_fusion.py [--release 2026-08-07] [--l2 1.0] [--write-asked] [--write]
 
 Reads only development questions: the development part of
 ``bench/real_questions.json`` ("holdout": false),
@@ -18,11 +18,16 @@ needs neither numpy nor this script).
 It prints a cross-validation by part (fit on the other development parts,
 score MRR@10 on the one left out, against the hand-set fusion), then fits on
 every part; ``--write`` puts those weights into crsearch/fusion.py.
+``--write-asked`` first writes data/asked.json, the questions asked before
+(``crsearch/asked.py``), from the same development questions; the features
+of a question never count itself or another question of its page
+(``Engine.asked_skip``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -40,6 +45,7 @@ PARTS = {"dev": ROOT / "bench" / "real_questions.json",
          "dev2": ROOT / "bench" / "real_questions_dev2.json",
          "dev3": ROOT / "bench" / "real_questions_dev3.json"}
 FUSION = ROOT / "crsearch" / "fusion.py"
+ASKED = ROOT / "data" / "asked.json"
 
 
 def development_parts() -> dict[str, list[dict]]:
@@ -62,6 +68,9 @@ def collect(engine, questions: list[dict]) -> list[dict]:
     """Each question's candidate rows, labels and the ranking the engine gave."""
     out = []
     for q in questions:
+        # A question asked before (data/asked.json) never answers itself,
+        # nor one from its own page.
+        engine.asked_skip = {q.get("source") or q["query"]}
         got = [h.id for h in engine.search(q["query"], 10).results]
         rows = dict(engine.last_features)
         ids = list(rows)
@@ -157,7 +166,43 @@ def development_rows(release: str):
         data = {name: collect(engine, qs) for name, qs in parts.items()}
     finally:
         fusion.WEIGHTS = learned
+        engine.asked_skip = set()
     return engine, data
+
+
+def write_asked(release: str) -> int:
+    """Write data/asked.json: the real development questions (never a
+    held-out one) with their answers, each id checked by the rarest words
+    of its text in ``release``.  Returns how many were written."""
+    from crsearch.asked import check_words, doc_texts
+    from crsearch.index import documents
+    from crsearch.text import words
+
+    _stored, rel, _ = build_store(release)
+    texts = doc_texts(documents(rel))
+    df: dict[str, int] = {}
+    for text in texts.values():
+        for w in set(words(text)):
+            df[w] = df.get(w, 0) + 1
+    out = []
+    for name in PARTS:
+        for q in load_real(PARTS[name]):
+            if q.get("holdout"):
+                continue
+            missing = [i for i in q["ids"] if i not in texts]
+            if missing:
+                sys.exit(f"{q['id']}: {', '.join(missing)} not in {release}")
+            out.append({"question": q["query"], "ids": q["ids"], "source": q["source"],
+                        "check": {i: check_words(texts[i], df) for i in q["ids"]}})
+    ASKED.write_text(json.dumps({
+        "about": "Rules questions that players asked in public, in crsearch's own words, with "
+                 "the rules that answer them and the page where they were asked: the development "
+                 "questions of bench/ (none held out), written by bench/learn_fusion.py "
+                 f"--write-asked. Ids are numbered as in {release}; 'check' holds each id's "
+                 "rarest words there, which a release must share for the id to hold in it.",
+        "release": release, "questions": out}, ensure_ascii=False, indent=0) + "\n",
+        encoding="utf-8")
+    return len(out)
 
 
 def cross_validate(data: dict[str, list[dict]], engine, l2: float = 1.0,
@@ -176,7 +221,12 @@ def main() -> None:
     ap.add_argument("--release", default="2026-08-07")
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--write", action="store_true", help="write the weights into crsearch/fusion.py")
+    ap.add_argument("--write-asked", action="store_true",
+                    help="first write data/asked.json (the questions asked before) from the "
+                         "development questions")
     args = ap.parse_args()
+    if args.write_asked:
+        print(f"{write_asked(args.release)} questions asked before written to {ASKED}")
 
     from crsearch import fusion
 

@@ -128,7 +128,7 @@ class FTS5:
                             [(d["id"], d.get("name", ""), d.get("text", ""),
                               d.get("examples", "")) for d in documents(release)])
 
-    def search(self, query: str, limit: int = 10) -> list[str]:
+    def search(self, query: str, limit: int = 10, source: str = "") -> list[str]:
         words = re.findall(r"\w+", query.lower())
         if not words:
             return []
@@ -144,7 +144,10 @@ def crsearch_ranker(stored, semantic: bool = True):
 
     engine = Engine(stored.index_dir, semantic=semantic)
 
-    def run(query: str, limit: int = 10) -> list[str]:
+    def run(query: str, limit: int = 10, source: str = "") -> list[str]:
+        # The questions asked before that crsearch ships come from the
+        # development pages: none from the page this question came from.
+        engine.asked_skip = {source} if source else set()
         try:
             return [h.id for h in engine.search(query, limit).results]
         except CRSearchError:
@@ -164,7 +167,7 @@ def evaluate(ranker, queries: list[dict], verbose: bool = False, name: str = "")
     """R@1, R@5, MRR@10 per kind; ``kind`` "real"/"real heldout" for real questions."""
     per_kind: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     for q in queries:
-        got = ranker(q["query"], 10)
+        got = ranker(q["query"], 10, q.get("source") or "")
         real = "ids" in q
         expected = q["ids"] if real else q["expected"]
         rank = rank_of(got, expected, loose=real)

@@ -45,7 +45,7 @@ def site_ranker(page, base: str):
     """Rank with the site: load search.html?q=..., read the result links."""
     from urllib.parse import quote
 
-    def run(query: str, limit: int = 10) -> list[str]:
+    def run(query: str, limit: int = 10, source: str = "") -> list[str]:
         page.goto(base + "search.html?q=" + quote(query, safe=""))
         page.wait_for_function(READ_RESULTS, timeout=20000)
         got = page.evaluate(READ_RESULTS) or []
@@ -74,9 +74,9 @@ def memo(ranker):
     """The ranker with its answers kept (each query runs once in the browser)."""
     seen: dict[tuple[str, int], list[str]] = {}
 
-    def run(query: str, limit: int = 10) -> list[str]:
+    def run(query: str, limit: int = 10, source: str = "") -> list[str]:
         if (query, 10) not in seen:
-            seen[(query, 10)] = ranker(query, 10)
+            seen[(query, 10)] = ranker(query, 10, source)
         return seen[(query, 10)][:limit]
 
     return run

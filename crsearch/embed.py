@@ -11,9 +11,11 @@ and tokenizer files are checked against the SHA-256 pinned below, and two
 files are written beside the index:
 
 - ``embed.json``: the model, its hash, the ids of the embedded documents,
-  and the release's words in the order of the word table;
+  the release's words in the order of the word table, and the questions
+  asked before that hold for the release (``asked.py``);
 - ``embed.bin``: float16 rows, first one per document (the document's
-  vector), then one per word (the sum of its tokens' vectors).
+  vector), then one per word (the sum of its tokens' vectors), then one per
+  question asked before (its vector, made as a new question's is).
 
 A query's vector is then the sum of its known words' rows: no tokenizer, no
 numpy and no model file are needed to answer a question, only the standard
@@ -99,7 +101,8 @@ META = "embed.json"
 DATA = "embed.bin"
 #: Bump when the files' layout or what is embedded changes; older files
 #: are then ignored (search says to run `crsearch index`).  2: examples.
-FORMAT = 2
+#: 3: the questions asked before.
+FORMAT = 3
 
 
 class EmbeddingsUnavailable(Exception):
@@ -161,12 +164,14 @@ def doc_text(doc: dict[str, Any]) -> str:
     return f"{doc.get('title', '')} {doc.get('text', '')} {doc.get('examples', '')}"
 
 
-def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path) -> str | None:
+def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
+          asked: list[dict[str, Any]] | None = None) -> str | None:
     """Write the embeddings of ``docs`` beside the index in ``path``.
 
     Returns None, or a one-line warning when no embeddings could be built
     (the index then works lexically).  ``extra_words`` are words a question
-    may use that the release does not (the slang table's words).
+    may use that the release does not (the slang table's words); ``asked``
+    the questions asked before that hold for the release (``asked.for_release``).
     """
     try:
         weights, tokenizer = model_files()
@@ -193,9 +198,20 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path) -> str
         if ws:
             v = word_vecs[[index[w] for w in ws]].sum(0)
             doc_vecs[i] = v / (np.linalg.norm(v) or 1.0)
+    asked = asked or []
+    # As a new question's vector is made: its words' float16 rows, summed.
+    from crsearch.query import parse, question_words
+
+    rows16 = word_vecs.astype("<f2").astype(np.float32)
+    asked_vecs = np.zeros((len(asked), DIM), np.float32)
+    for i, e in enumerate(asked):
+        known = [index[w] for w in question_words(parse(e["question"])) if w in index]
+        if known:
+            v = rows16[known].sum(0)
+            asked_vecs[i] = v / (np.linalg.norm(v) or 1.0)
     meta = {"format": FORMAT, "model": MODEL, "sha256": WEIGHTS_SHA256, "dim": DIM,
-            "ids": [d["id"] for d in docs], "words": vocab}
-    data = np.concatenate([doc_vecs, word_vecs]).astype("<f2")
+            "ids": [d["id"] for d in docs], "words": vocab, "asked": asked}
+    data = np.concatenate([doc_vecs, word_vecs, asked_vecs]).astype("<f2")
     # Written before META: a reader that finds META finds its data.
     with open(path / DATA, "wb") as f:
         f.write(data.tobytes())
@@ -229,10 +245,12 @@ class Vectors:
         self.ids: list[str] = meta["ids"]
         self.row_of: dict[str, int] = {id: i for i, id in enumerate(self.ids)}
         self.words: dict[str, int] = {w: i for i, w in enumerate(meta["words"])}
-        rows = len(self.ids) + len(self.words)
+        self.asked: list[dict[str, Any]] = meta.get("asked") or []
+        rows = len(self.ids) + len(self.words) + len(self.asked)
         if len(raw) != rows * DIM * 2:
             raise EmbeddingsUnavailable("the embeddings file is damaged (wrong size)")
         self._raw = raw
+        self._memory: Any = None
         self._unpack = struct.Struct(f"<{DIM}e").unpack_from
 
     def _row(self, n: int) -> tuple[float, ...]:
@@ -253,6 +271,15 @@ class Vectors:
         if not n or not norm:
             return None
         return [a / norm for a in acc]
+
+    def memory(self):
+        """The questions asked before (``asked.Memory``), with their vectors."""
+        if self._memory is None:
+            from crsearch.asked import Memory
+
+            base = len(self.ids) + len(self.words)
+            self._memory = Memory(self.asked, lambda n: self._row(base + n))
+        return self._memory
 
     def similarity(self, vec: list[float], id: str) -> float | None:
         """Cosine similarity of ``vec`` with the document ``id`` (None if not embedded)."""

@@ -47,13 +47,17 @@ FEATURES = (
     "cites_best",
     "sibling_best",
     "subrule_best",
+    # Questions asked before (asked.py) that it (or its parent or subrule)
+    # answered: log(1 + how many), and the closest one's similarity.
+    "asked",
+    "asked_best",
 )
 
 # -- learned: bench/learn_fusion.py writes this block ----------------------------
 # BEGIN WEIGHTS
-MEAN: tuple[float, ...] = (0.303269, 0.0350257, 0.0767722, 0.0186308, 0.0101056, 0.167757, 0.0177051, 0.0182991, 0.00836756, 0.00851259, 0.000346908, 0.283781, -3.73977e-17, 0.112233, 0.112233, 0.144343, 0.112233, 0.00800557, 0.0140793, 0.0255431, 0.0814168, 0.0144098)
-SCALE: tuple[float, ...] = (0.141934, 0.045731, 0.531838, 0.0409111, 0.100017, 0.373651, 0.131877, 0.129962, 0.133174, 0.0876373, 0.0180753, 0.139847, 0.999992, 0.133473, 0.133473, 0.155799, 0.133473, 0.089115, 0.0701788, 0.103279, 0.16419, 0.0777721)
-WEIGHTS: tuple[float, ...] = (0.032866, 0.0407644, -0.0173563, 0.0277009, -0.0770842, -0.0954021, -0.0394116, 0.097977, 0.030091, 0.130871, 0.00708783, 0.0850185, 0.0792874, 0.0643043, 0.0527666, 0.184596, 0.253516, 0.117711, 0.0715173, 0.0258343, 0.16135, 0.18788)
+MEAN: tuple[float, ...] = (0.303269, 0.0350257, 0.0767722, 0.0186308, 0.0101056, 0.167757, 0.0177051, 0.0182991, 0.00836756, 0.00851259, 0.000346908, 0.283781, -3.73977e-17, 0.112233, 0.112233, 0.144343, 0.112233, 0.00800557, 0.0140793, 0.0255431, 0.0814168, 0.0144098, 0.216242, 0.0615541)
+SCALE: tuple[float, ...] = (0.141934, 0.045731, 0.531838, 0.0409111, 0.100017, 0.373651, 0.131877, 0.129962, 0.133174, 0.0876373, 0.0180753, 0.139847, 0.999992, 0.133473, 0.133473, 0.155799, 0.133473, 0.089115, 0.0701788, 0.103279, 0.16419, 0.0777721, 0.481422, 0.143625)
+WEIGHTS: tuple[float, ...] = (0.05871, 0.0239343, -0.0421585, 0.0300263, -0.0547924, -0.0739218, -0.0279647, 0.0768644, 0.0147961, 0.122008, 0.00980555, 0.0717884, 0.0639159, 0.0436483, 0.0739115, 0.157961, 0.214446, 0.100337, 0.0375215, 0.0222389, 0.155681, 0.153545, 0.194164, 0.289611)
 TRAINED_ON = "90 + 71 + 121 development questions and 146 development queries, L2 1.0"
 # END WEIGHTS
 
@@ -87,15 +91,18 @@ def _parent(id: str) -> str | None:
 
 def features(evidence: dict[str, Evidence], lexical: dict[str, float],
              similarity: dict[str, float],
-             cites: dict[str, set[str]] | None = None) -> dict[str, list[float]]:
+             cites: dict[str, set[str]] | None = None,
+             asked: dict[str, tuple[int, float, int]] | None = None) -> dict[str, list[float]]:
     """One row of ``FEATURES`` per candidate of ``lexical`` (its hand-set
     scores, bonuses included), in that order; ``cites`` gives the ids each
-    candidate's text cites."""
+    candidate's text cites, ``asked`` the questions asked before that each
+    answered (``asked.Memory.evidence``)."""
     if not lexical:
         return {}
     top = max(lexical.values()) or 1.0
     norm = {id: lex / top for id, lex in lexical.items()}
     cites = cites or {}
+    asked = asked or {}
     cited_by: dict[str, float] = {}
     for id, targets in cites.items():
         for target in targets:
@@ -123,7 +130,8 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
                     cited_by.get(id, 0.0),
                     max((norm[t] for t in cites.get(id, ()) if t in norm), default=0.0),
                     _second_best(kids[up], norm[id]) if (up := parents[id]) else 0.0,
-                    max(kids.get(id, []), default=0.0)]
+                    max(kids.get(id, []), default=0.0),
+                    *((math.log1p(a[0]), a[1]) if (a := asked.get(id)) else (0.0, 0.0))]
     return rows
 
 

@@ -253,12 +253,13 @@ def build_index(release: Release, path: Path) -> str | None:
     terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    from crsearch import embed, fastindex
+    from crsearch import asked, embed, fastindex
     from crsearch.vocab import slang_words
 
     fastindex.write(ix, docs, terms, path)
     # Meanings for questions; without them (no model) search stays lexical.
-    return embed.build(docs, slang_words(), path)
+    return embed.build(docs, slang_words(), path,
+                       asked.for_release(asked.load(), asked.doc_texts(docs)))
 
 
 # -- opening -----------------------------------------------------------------

@@ -172,6 +172,10 @@ def _wrap_marked(text: str, marks: list[tuple[int, int]], indent: str,
     return lines
 
 
+#: The least similarity at which ``--why`` names a question asked before.
+ASKED_SHOWN = 0.5
+
+
 def why_line(why: dict[str, Any]) -> str:
     """One line saying why a hit matched (``search --why``)."""
     parts = []
@@ -190,6 +194,15 @@ def why_line(why: dict[str, Any]) -> str:
     sem = why.get("semantic")
     if sem:
         parts.append(f"meaning: similarity {sem['similarity']:.2f} (#{sem['rank']})")
+    asked = why.get("asked")
+    # A far-off question asked before is no reason a judge can use.
+    if asked and asked["similarity"] >= ASKED_SHOWN:
+        question = asked["question"]
+        if len(question) > 70:
+            question = question[:70].rsplit(" ", 1)[0] + " …"
+        more = f", {asked['count'] - 1} more" if asked["count"] > 1 else ""
+        parts.append(f"asked before ({asked['similarity']:.2f}{more}): “{question}”"
+                     + (f" {asked['source']}" if asked.get("source") else ""))
     return "why: " + ("; ".join(parts) or "no word in common")
 
 

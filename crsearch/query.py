@@ -197,6 +197,13 @@ _QUESTION_START = frozenset(["is", "are", "was", "will", "whose",
                              "where", "which", "who", "why", "how", "am"])
 
 
+def question_words(q: ParsedQuery) -> list[str]:
+    """What a question means for the embeddings: all its words (filler too:
+    measured better than its content words alone), card names left out,
+    slang's rules wording in."""
+    return q.words + [w for _, v in q.slang for w in words(v)]
+
+
 def is_question(text: str, folded_words: list[str], lost_number: bool = False) -> bool:
     """True for a question in a player's words rather than pasted rules text:
     a question mark, "I"/"my"/"me", or (unless the text has a rule number

@@ -38,7 +38,7 @@ from crsearch.index import (
     open_terms,
 )
 from crsearch.model import GLOSSARY_PREFIX
-from crsearch.query import ParsedQuery, alternatives, correct, parse
+from crsearch.query import ParsedQuery, alternatives, correct, parse, question_words
 from crsearch.suggest import did_you_mean
 from crsearch.text import STOP_WORDS, fold, norm_title, words
 from crsearch.vocab import QUESTION_WORDS, SITUATION, SITUATION_WEIGHT
@@ -184,6 +184,9 @@ class Engine:
         self._evidence: dict[str, Evidence] | None = None
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
+        #: Sources (or questions) of questions asked before to leave out: the
+        #: bench leaves out the page the question it measures came from.
+        self.asked_skip: set[str] = set()
 
     def vectors(self):
         """The index's embeddings (``embed.Vectors``), loaded on the first
@@ -687,10 +690,7 @@ class Engine:
         if vectors is None:
             self._semantic_note = "off" if not self.semantic else f"off ({self.vectors_problem})"
             return scored
-        # All the question's words (filler too: measured better than its
-        # content words alone), card names left out, slang's rules wording in.
-        text_words = q.words + [w for _, v in q.slang for w in words(v)]
-        vec = vectors.query(text_words)
+        vec = vectors.query(question_words(q))
         if vec is None:
             self._semantic_note = "no known words"
             return scored
@@ -707,8 +707,15 @@ class Engine:
             place = self._rule_order()
             pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
                           key=lambda id: place.get(id, 0))
+            asked = vectors.memory().evidence(vec, list(sims), self.asked_skip)
+            for id, (count, sim, n) in asked.items():
+                entry = vectors.asked[n]
+                self._why.setdefault(id, {})["asked"] = {
+                    "question": entry["question"], "source": entry.get("source", ""),
+                    "similarity": round(sim, 3), "count": count}
             self.last_features = fusion.features(self._evidence, dict(scored), sims,
-                                                 {id: self._cites(id, pool) for id in pool})
+                                                 {id: self._cites(id, pool) for id in pool},
+                                                 asked)
             if fusion.ready():
                 learned = fusion.scores(self.last_features)
                 self._semantic_note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"

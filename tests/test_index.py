@@ -109,7 +109,7 @@ def test_a_story_names_keywords_in_passing(engine):
     sacrifice ...") are one piece of evidence, not the first results."""
     story = ("I cast a creature spell and my opponent counters it, then I sacrifice "
              "a land in response, do I get my mana back?")
-    got = engine.search(story, 10)
+    got = engine.search(story, 15)
     assert got.results[0].id not in ("701.5a", "701.21a")
     assert all(h.score < 100 for h in got.results)
     why = {h.id: h.why for h in got.results}
@@ -304,8 +304,10 @@ def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
     assert "603.10a" in got[:3], got
     hit = next(h for h in result.results if h.id == "603.10a")
     assert hit.why["topic"] == "dies same time"
-    # Without the topics the words alone miss it: the table is what found it.
+    # Without the topics (and the questions asked before, which know this
+    # one too) the words alone miss it: the table is what found it.
     monkeypatch.setattr(search_module, "TOPIC", 0.0)
+    monkeypatch.setattr(engine, "asked_skip", {e["source"] for e in engine.vectors().asked})
     assert "603.10a" not in ids(engine, question, 3)
 
 

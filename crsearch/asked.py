@@ -1,0 +1,130 @@
+"""Questions asked before: rules questions that players asked in public,
+with the rules that answered them and where.
+
+``data/asked.json`` holds them (written by ``bench/learn_fusion.py
+--write-asked`` from the development questions of ``bench/``, in the
+project's own words, never a held-out question).  Their ids are numbered
+for the release they were checked against; each id carries a few of its
+text's rarest words, so that a release where the number means something
+else (before a renumbering) leaves it out.
+
+An index stores, beside its embeddings, the entries that hold for its
+release and each one's question vector (``embed.build``).  A new question
+then learns from the old ones like it: how many asked before were answered
+by a candidate, and how close the closest of them is.  ``search --why``
+shows that question and its source.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from operator import mul
+from typing import Any
+
+from crsearch import numbers
+from crsearch.model import GLOSSARY_PREFIX
+
+FILE = "asked.json"
+#: How many of an id's check words must be in a release's text for the id to hold.
+CHECK_SHARE = 0.75
+
+
+def load() -> list[dict[str, Any]]:
+    """The shipped entries (``question``, ``ids``, ``source``, ``check``);
+    [] when the file is missing or damaged (questions then rank without)."""
+    from crsearch.paths import data_dir
+
+    try:
+        with open(data_dir() / FILE, encoding="utf-8") as f:
+            got = json.load(f)
+        entries = got["questions"]
+        return [e for e in entries if isinstance(e, dict) and e.get("question") and e.get("ids")]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def doc_texts(docs: list[dict[str, Any]]) -> dict[str, str]:
+    """Each index document's words to check against (title and text), by id."""
+    return {d["id"]: f"{d.get('title', '')} {d.get('text', '')}" for d in docs}
+
+
+def check_words(text: str, df: dict[str, int], n: int = 4) -> list[str]:
+    """The ``n`` rarest words of ``text`` (``df``: documents per word), the
+    fingerprint that tells the same rule in another release."""
+    from crsearch.text import words
+
+    seen = sorted(set(words(text)), key=lambda w: (df.get(w, 0), w))
+    return seen[:n]
+
+
+def holds(id: str, check: list[str], texts: dict[str, str]) -> bool:
+    """``id`` exists in the release of ``texts`` and says what it said."""
+    from crsearch.text import words
+
+    text = texts.get(id)
+    if text is None:
+        return False
+    if not check:
+        return True
+    have = set(words(text))
+    return sum(w in have for w in check) >= math.ceil(CHECK_SHARE * len(check))
+
+
+def for_release(entries: list[dict[str, Any]], texts: dict[str, str]) -> list[dict[str, Any]]:
+    """The entries with the ids that hold in the release whose texts (by id)
+    are ``texts``; an entry left without ids is dropped."""
+    out = []
+    for e in entries:
+        checks = e.get("check") or {}
+        ids = [i for i in e["ids"] if holds(i, checks.get(i, []), texts)]
+        if ids:
+            out.append({"question": e["question"], "ids": ids, "source": e.get("source", "")})
+    return out
+
+
+class Memory:
+    """The entries of one index and their question vectors."""
+
+    def __init__(self, entries: list[dict[str, Any]], row: Any) -> None:
+        #: ``row(n)``: entry n's unit vector (a tuple of floats).
+        self.entries = entries
+        self._row = row
+        self._by_id: dict[str, list[int]] = {}
+        for n, e in enumerate(entries):
+            for a in e["ids"]:
+                keys = {a}
+                if not a.startswith(GLOSSARY_PREFIX) and numbers.kind(a) == "subrule":
+                    keys.add(numbers.parent(a) or a)
+                for k in keys:
+                    self._by_id.setdefault(k, []).append(n)
+                # A rule answer also answers its subrules: looked up by parent.
+                if not a.startswith(GLOSSARY_PREFIX) and numbers.kind(a) == "rule":
+                    self._by_id.setdefault("^" + a, []).append(n)
+
+    def _matching(self, candidate: str) -> set[int]:
+        got = set(self._by_id.get(candidate, ()))
+        if not candidate.startswith(GLOSSARY_PREFIX) and numbers.kind(candidate) == "subrule":
+            got.update(self._by_id.get("^" + (numbers.parent(candidate) or ""), ()))
+        return got
+
+    def evidence(self, vec: list[float], candidates: list[str], skip: set[str] = frozenset()
+                 ) -> dict[str, tuple[int, float, int]]:
+        """For each candidate answered before: how many asked, the best
+        similarity to ``vec`` and that entry's number.  Entries whose source
+        (or question) is in ``skip`` are left out (the bench leaves out the
+        page a question came from)."""
+        sims: dict[int, float] = {}
+        out = {}
+        for c in candidates:
+            got = [n for n in self._matching(c)
+                   if not skip or (self.entries[n].get("source") or self.entries[n]["question"])
+                   not in skip]
+            if not got:
+                continue
+            for n in got:
+                if n not in sims:
+                    sims[n] = sum(map(mul, vec, self._row(n)))
+            best = max(got, key=lambda n: sims[n])
+            out[c] = (len(got), sims[best], best)
+        return out
