@@ -240,7 +240,7 @@ def main() -> None:
     current = Engine(stored.index_dir, semantic=True)
     depth = 300
     lex_runs = [[(h.id, h.score) for h in lexical.search(q["query"], depth).results] for q in qs]
-    cur_runs = [[h.id for h in current.search(q["query"], 10).results] for q in qs]
+    cur_runs = [result_ids(current, q) for q in qs]
     report: dict[str, dict] = {}
     print(f"{len(qs)} development questions, {len(docs)} documents, release {args.release}\n")
     print(f"{'lexical (crsearch --lexical)':<44} R@5 {metrics([[i for i, _ in r] for r in lex_runs], qs)[0]:.3f}"
@@ -466,6 +466,13 @@ def process_cost() -> None:
         print(f"{name:<32}{1000 * statistics.median(ts):7.0f} ms (median of 5)")
 
 
+def result_ids(engine, q: dict, limit: int = 10) -> list[str]:
+    """The engine's results for ``q``, with no question asked before from
+    its own page (data/asked.json holds the development questions)."""
+    engine.asked_skip = {q["source"]} if q.get("source") else set()
+    return [h.id for h in engine.search(q["query"], limit).results]
+
+
 class Adapter:
     """A transformer behind the engine's ``Vectors`` interface (query/similarity)."""
 
@@ -480,6 +487,12 @@ class Adapter:
     def similarity(self, vec: np.ndarray, id: str) -> float | None:
         n = self.row_of.get(id)
         return None if n is None else float(self.doc_m[n] @ vec)
+
+    def memory(self):
+        """No questions asked before: the transformers are measured alone."""
+        from crsearch.asked import Memory
+
+        return Memory([], lambda n: ())
 
 
 def in_engine(models: list[str], weights: list[float]) -> None:
@@ -510,7 +523,7 @@ def in_engine(models: list[str], weights: list[float]) -> None:
             engine = search.Engine(stored.index_dir, semantic=True)
             if adapter is not None:
                 engine._vectors = adapter
-            runs = [[h.id for h in engine.search(q["query"], 10).results] for q in qs]
+            runs = [result_ids(engine, q) for q in qs]
             r5, mrr = metrics(runs, qs)
             print(f"{name:<10} SEMANTIC={w:<4} real dev R@5 {r5:.3f}  MRR@10 {mrr:.3f}")
     search.SEMANTIC = default

@@ -202,6 +202,8 @@ def card_search(d: dict, engine) -> np.ndarray:
     for ws in _card_words(d):
         if not ws:
             continue
+        # Not a question of the development set: every question asked before counts.
+        engine.asked_skip = set()
         for rank, hit in enumerate(engine.search(" ".join(ws)[:1000], 30).results, 1):
             if (n := row.get(hit.id)) is not None:
                 cols[n, 0] = max(cols[n, 0], 10 / (10 + rank))
@@ -260,6 +262,10 @@ def main() -> None:
 
         engine = Engine(build_store(args.release)[0].index_dir)
         data = pickle.loads(args.cache.read_bytes())
+        width = next((d["x"].shape[1] for part in data.values() for d in part if len(d["ids"])), 0)
+        if width != len(fusion.FEATURES):
+            sys.exit(f"{args.cache} holds rows of {width} features, not {len(fusion.FEATURES)}: "
+                     "delete it to collect them again")
     else:
         engine, data = development_rows(args.release)
         if args.cache:

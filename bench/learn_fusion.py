@@ -70,7 +70,7 @@ def collect(engine, questions: list[dict]) -> list[dict]:
     for q in questions:
         # A question asked before (data/asked.json) never answers itself,
         # nor one from its own page.
-        engine.asked_skip = {q.get("source") or q["query"]}
+        engine.asked_skip = {q["source"]} if q.get("source") else set()
         got = [h.id for h in engine.search(q["query"], 10).results]
         rows = dict(engine.last_features)
         ids = list(rows)

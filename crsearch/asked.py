@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from operator import mul
 from typing import Any
 
@@ -30,18 +32,38 @@ FILE = "asked.json"
 CHECK_SHARE = 0.75
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def well_formed(entry: Any) -> bool:
+    """An entry with a question, answer ids and a source, all text."""
+    return isinstance(entry, dict) and isinstance(entry.get("question"), str) \
+        and bool(entry["question"]) and _strings(entry.get("ids")) and bool(entry["ids"]) \
+        and isinstance(entry.get("source", ""), str)
+
+
 def load() -> list[dict[str, Any]]:
     """The shipped entries (``question``, ``ids``, ``source``, ``check``);
-    [] when the file is missing or damaged (questions then rank without)."""
+    a damaged entry is left out, and a missing or damaged file gives []
+    (questions then rank without them)."""
     from crsearch.paths import data_dir
 
     try:
         with open(data_dir() / FILE, encoding="utf-8") as f:
-            got = json.load(f)
-        entries = got["questions"]
-        return [e for e in entries if isinstance(e, dict) and e.get("question") and e.get("ids")]
+            entries = json.load(f)["questions"]
     except (OSError, ValueError, KeyError, TypeError):
         return []
+    if not isinstance(entries, list):
+        return []
+    out = []
+    for e in entries:
+        if well_formed(e):
+            check = e.get("check")
+            if not (isinstance(check, dict) and all(_strings(c) for c in check.values())):
+                check = {}
+            out.append(dict(e, check=check))
+    return out
 
 
 def doc_texts(docs: list[dict[str, Any]]) -> dict[str, str]:
@@ -86,8 +108,9 @@ def for_release(entries: list[dict[str, Any]], texts: dict[str, str]) -> list[di
 class Memory:
     """The entries of one index and their question vectors."""
 
-    def __init__(self, entries: list[dict[str, Any]], row: Any) -> None:
-        #: ``row(n)``: entry n's unit vector (a tuple of floats).
+    def __init__(self, entries: list[dict[str, Any]],
+                 row: Callable[[int], Sequence[float]]) -> None:
+        #: ``row(n)``: entry n's unit vector.
         self.entries = entries
         self._row = row
         self._by_id: dict[str, list[int]] = {}
@@ -95,7 +118,7 @@ class Memory:
             for a in e["ids"]:
                 keys = {a}
                 if not a.startswith(GLOSSARY_PREFIX) and numbers.kind(a) == "subrule":
-                    keys.add(numbers.parent(a) or a)
+                    keys.add(str(numbers.parent(a)))
                 for k in keys:
                     self._by_id.setdefault(k, []).append(n)
                 # A rule answer also answers its subrules: looked up by parent.
@@ -108,18 +131,17 @@ class Memory:
             got.update(self._by_id.get("^" + (numbers.parent(candidate) or ""), ()))
         return got
 
-    def evidence(self, vec: list[float], candidates: list[str], skip: set[str] = frozenset()
-                 ) -> dict[str, tuple[int, float, int]]:
+    def evidence(self, vec: Sequence[float], candidates: list[str],
+                 skip: AbstractSet[str] = frozenset()) -> dict[str, tuple[int, float, int]]:
         """For each candidate answered before: how many asked, the best
         similarity to ``vec`` and that entry's number.  Entries whose source
-        (or question) is in ``skip`` are left out (the bench leaves out the
-        page a question came from)."""
+        is in ``skip`` are left out (the bench leaves out the page a
+        question came from)."""
         sims: dict[int, float] = {}
-        out = {}
+        out: dict[str, tuple[int, float, int]] = {}
         for c in candidates:
             got = [n for n in self._matching(c)
-                   if not skip or (self.entries[n].get("source") or self.entries[n]["question"])
-                   not in skip]
+                   if not skip or self.entries[n].get("source", "") not in skip]
             if not got:
                 continue
             for n in got:

@@ -84,10 +84,12 @@ import math
 import mmap
 import os
 import struct
+from collections.abc import Callable
 from operator import add, mul
 from pathlib import Path
 from typing import Any
 
+from crsearch.asked import Memory, well_formed
 from crsearch.text import words
 
 MODEL = "wordllama l2_supercat_256"
@@ -165,13 +167,16 @@ def doc_text(doc: dict[str, Any]) -> str:
 
 
 def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
-          asked: list[dict[str, Any]] | None = None) -> str | None:
+          asked: list[dict[str, Any]] | None = None,
+          meaning_words: Callable[[str], list[str]] | None = None) -> str | None:
     """Write the embeddings of ``docs`` beside the index in ``path``.
 
     Returns None, or a one-line warning when no embeddings could be built
     (the index then works lexically).  ``extra_words`` are words a question
     may use that the release does not (the slang table's words); ``asked``
-    the questions asked before that hold for the release (``asked.for_release``).
+    the questions asked before that hold for the release (``asked.for_release``),
+    whose words ``meaning_words`` gives as a search reads them
+    (``search.Engine.meaning_words``).
     """
     try:
         weights, tokenizer = model_files()
@@ -198,14 +203,14 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
         if ws:
             v = word_vecs[[index[w] for w in ws]].sum(0)
             doc_vecs[i] = v / (np.linalg.norm(v) or 1.0)
-    asked = asked or []
-    # As a new question's vector is made: its words' float16 rows, summed.
-    from crsearch.query import parse, question_words
-
+    read = [(e, meaning_words(e["question"])) for e in asked] if asked and meaning_words else []
+    asked = [e for e, _ in read]
+    # As a new question's vector is made (Vectors.query): the float16 rows
+    # of its known words, summed.
     rows16 = word_vecs.astype("<f2").astype(np.float32)
-    asked_vecs = np.zeros((len(asked), DIM), np.float32)
-    for i, e in enumerate(asked):
-        known = [index[w] for w in question_words(parse(e["question"])) if w in index]
+    asked_vecs = np.zeros((len(read), DIM), np.float32)
+    for i, (_, question_words) in enumerate(read):
+        known = [index[w] for w in question_words if w in index]
         if known:
             v = rows16[known].sum(0)
             asked_vecs[i] = v / (np.linalg.norm(v) or 1.0)
@@ -246,11 +251,14 @@ class Vectors:
         self.row_of: dict[str, int] = {id: i for i, id in enumerate(self.ids)}
         self.words: dict[str, int] = {w: i for i, w in enumerate(meta["words"])}
         self.asked: list[dict[str, Any]] = meta.get("asked") or []
+        if not isinstance(self.asked, list) or not all(
+                well_formed(e) and all(i in self.row_of for i in e["ids"]) for e in self.asked):
+            raise EmbeddingsUnavailable("the embeddings file is damaged (questions asked before)")
         rows = len(self.ids) + len(self.words) + len(self.asked)
         if len(raw) != rows * DIM * 2:
             raise EmbeddingsUnavailable("the embeddings file is damaged (wrong size)")
         self._raw = raw
-        self._memory: Any = None
+        self._memory: Memory | None = None
         self._unpack = struct.Struct(f"<{DIM}e").unpack_from
 
     def _row(self, n: int) -> tuple[float, ...]:
@@ -272,11 +280,9 @@ class Vectors:
             return None
         return [a / norm for a in acc]
 
-    def memory(self):
+    def memory(self) -> Memory:
         """The questions asked before (``asked.Memory``), with their vectors."""
         if self._memory is None:
-            from crsearch.asked import Memory
-
             base = len(self.ids) + len(self.words)
             self._memory = Memory(self.asked, lambda n: self._row(base + n))
         return self._memory

@@ -257,9 +257,14 @@ def build_index(release: Release, path: Path) -> str | None:
     from crsearch.vocab import slang_words
 
     fastindex.write(ix, docs, terms, path)
+    from crsearch.search import Engine
+
     # Meanings for questions; without them (no model) search stays lexical.
+    # The questions asked before are read by this very index, as a search
+    # will read a new question, so that their vectors compare.
     return embed.build(docs, slang_words(), path,
-                       asked.for_release(asked.load(), asked.doc_texts(docs)))
+                       asked.for_release(asked.load(), asked.doc_texts(docs)),
+                       Engine(path, semantic=False).meaning_words)
 
 
 # -- opening -----------------------------------------------------------------

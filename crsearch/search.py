@@ -278,9 +278,7 @@ class Engine:
     def search(self, text: str, limit: int = 10) -> SearchResult:
         if limit < 1:
             raise BadInput("--limit must be at least 1")
-        q = parse(text)
-        if q.names:
-            q = self._keep_titles(q)
+        q, suggestion = self.read(text)
         result = SearchResult(query=text, release=self.release, results=[])
         self._why = {}
         self._semantic_note = None
@@ -293,14 +291,8 @@ class Engine:
                            f"({q.bad_reason.split(': ', 1)[-1]})", self._near_ids(q.bad_number))
         if q.truncated:
             result.notes.append(f"the query was cut to its first {len(q.text)} characters")
-        # Pasted text is not corrected: it was not typed, and its rare words
-        # (card names, set mechanics) are its best clues.
-        # In a question, capitalised words are names more often than typos.
-        typed_caps = {fold(t) for t in re.findall(r"\b[A-Z][\w']*", q.text)} if q.question else set()
-        suggestion = None if q.passage else correct(q, self.vocab, self.title_words, typed_caps)
         if suggestion:
             result.suggestion = suggestion
-            q = replace(q, words=suggestion.split())
         ranked: dict[str, float] = {}
 
         stage = ["rule number"]
@@ -388,6 +380,27 @@ class Engine:
         if self.vectors_problem and q.question:
             result.notes.append(f"semantic ranking off: {self.vectors_problem}")
         return result
+
+    def read(self, text: str) -> tuple[ParsedQuery, str | None]:
+        """The query as the search reads it (titles kept among card names,
+        typos corrected) and the corrected wording, if any."""
+        q = parse(text)
+        if q.names:
+            q = self._keep_titles(q)
+        # Pasted text is not corrected: it was not typed, and its rare words
+        # (card names, set mechanics) are its best clues.
+        # In a question, capitalised words are names more often than typos.
+        typed_caps = {fold(t) for t in re.findall(r"\b[A-Z][\w']*", q.text)} if q.question else set()
+        suggestion = None if q.passage else correct(q, self.vocab, self.title_words, typed_caps)
+        if suggestion:
+            q = replace(q, words=suggestion.split())
+        return q, suggestion
+
+    def meaning_words(self, text: str) -> list[str]:
+        """The words of ``text`` whose embeddings make its vector, as a
+        search reads it (``embed.build`` gives the questions asked before
+        the very vector a new question would get)."""
+        return question_words(self.read(text)[0])
 
     def _keep_titles(self, q: ParsedQuery) -> ParsedQuery:
         """Names in a question that are rules titles ("First Strike") are

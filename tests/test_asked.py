@@ -14,25 +14,26 @@ from crsearch.asked import Memory
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-def _held_out() -> tuple[set[str], set[str]]:
-    """The held-out questions' wording and pages, in every set."""
-    queries, pages = set(), set()
-    for path in BENCH.glob("real_questions*.json"):
-        for q in json.loads(path.read_text())["questions"]:
-            if q.get("holdout"):
-                queries.add(q["query"])
-                pages.add(q["source"])
-    return queries, pages
+def _questions(held_out: bool) -> list[dict]:
+    """Every set's held-out (or development) questions."""
+    return [q for path in sorted(BENCH.glob("real_questions*.json"))
+            for q in json.loads(path.read_text())["questions"] if bool(q.get("holdout")) == held_out]
 
 
 def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release):
     entries = asked.load()
     assert len(entries) >= 280
-    queries, pages = _held_out()
-    assert queries and not queries & {e["question"] for e in entries}
+    dev, held = _questions(False), _questions(True)
+    assert sorted((e["question"], e["source"]) for e in entries) \
+        == sorted((q["query"], q["source"]) for q in dev)
+    assert held and not {q["query"] for q in held} & {e["question"] for e in entries}
     assert all(e["source"].startswith("http") for e in entries)
-    # A page the held-out third shares with development questions stays:
-    # the bench leaves it out per question (Engine.asked_skip).
+    # The sets collected later share no page with them; a page the held-out
+    # third shares with development questions stays, and the bench leaves
+    # it out per question (Engine.asked_skip).
+    later = {q["source"] for path in ("real_questions_fresh.json", "real_questions_late.json")
+             for q in json.loads((BENCH / path).read_text())["questions"]}
+    assert later and not later & {e["source"] for e in entries}
     ids = {r.id for r in latest_release.rules}
     assert all(set(e["ids"]) <= ids and set(e["check"]) == set(e["ids"]) for e in entries)
     assert all(1 <= len(words) <= 4 for e in entries for words in e["check"].values())
@@ -131,8 +132,42 @@ def test_an_index_stores_them_and_a_question_uses_them(indexed_data_dir):
 def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, tmp_path):
     monkeypatch.setattr("crsearch.paths.data_dir", lambda: tmp_path)
     assert asked.load() == []
-    (tmp_path / "asked.json").write_text("{not json", encoding="utf-8")
-    assert asked.load() == []
-    (tmp_path / "asked.json").write_text('{"questions": [{"question": "q"}, 3]}',
-                                         encoding="utf-8")
-    assert asked.load() == []
+    for bad in ("{not json", "[]", '{"questions": 5}'):
+        (tmp_path / "asked.json").write_text(bad, encoding="utf-8")
+        assert asked.load() == []
+    good = {"question": "q", "ids": ["702.19b"], "source": "http://a",
+            "check": {"702.19b": ["trample"]}}
+    damaged = [{"question": "q"}, 3, "x", {"question": 5, "ids": ["1"]},
+               {"question": "q", "ids": "702.19b"}, {"question": "q", "ids": [7]},
+               {"question": "q", "ids": ["1"], "source": None}]
+    (tmp_path / "asked.json").write_text(json.dumps(
+        {"questions": [*damaged, good, dict(good, check=["trample"]),
+                       dict(good, check={"702.19b": [["x"]]})]}), encoding="utf-8")
+    got = asked.load()
+    # The damaged entries go; a damaged check is no check.
+    assert got == [good, dict(good, check={}), dict(good, check={})]
+    assert asked.for_release(got, {"702.19b": "trample"})[0]["ids"] == ["702.19b"]
+
+
+@pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],
+                                 [{"question": "q", "ids": None, "source": "s"}],
+                                 [{"question": "q", "ids": ["zzz"], "source": "s"}],
+                                 [{"question": 5, "ids": ["702.19b"], "source": "s"}]])
+def test_damaged_questions_in_an_index_mean_no_embeddings_not_a_traceback(
+        indexed_data_dir, tmp_path, bad):
+    import shutil
+
+    from crsearch import embed
+    from crsearch.search import Engine
+    from crsearch.store import Store
+
+    index = tmp_path / "index"
+    shutil.copytree(Store(indexed_data_dir).pick("2026-08-07").index_dir, index)
+    meta = json.loads((index / embed.META).read_text(encoding="utf-8"))
+    meta["asked"] = bad
+    (index / embed.META).write_text(json.dumps(meta), encoding="utf-8")
+    engine = Engine(index)
+    result = engine.search("my trampler is blocked by a deathtouch creature, what now?", 5)
+    assert result.results and engine.vectors() is None
+    assert "damaged" in (engine.vectors_problem or "")
+    assert any(n.startswith("semantic ranking off") for n in result.notes)
