@@ -26,6 +26,7 @@ from typing import Any
 
 from crsearch import numbers
 from crsearch.model import GLOSSARY_PREFIX
+from crsearch.text import words
 
 FILE = "asked.json"
 #: How many of an id's check words must be in a release's text for the id to hold.
@@ -74,16 +75,12 @@ def doc_texts(docs: list[dict[str, Any]]) -> dict[str, str]:
 def check_words(text: str, df: dict[str, int], n: int = 4) -> list[str]:
     """The ``n`` rarest words of ``text`` (``df``: documents per word), the
     fingerprint that tells the same rule in another release."""
-    from crsearch.text import words
-
     seen = sorted(set(words(text)), key=lambda w: (df.get(w, 0), w))
     return seen[:n]
 
 
 def holds(id: str, check: list[str], texts: dict[str, str]) -> bool:
     """``id`` exists in the release of ``texts`` and says what it said."""
-    from crsearch.text import words
-
     text = texts.get(id)
     if text is None:
         return False
@@ -105,6 +102,14 @@ def for_release(entries: list[dict[str, Any]], texts: dict[str, str]) -> list[di
     return out
 
 
+def _is_subrule(id: str) -> bool:
+    return not id.startswith(GLOSSARY_PREFIX) and numbers.kind(id) == "subrule"
+
+
+def _rule(id: str) -> str:
+    return str(numbers.parent(id)) if _is_subrule(id) else id
+
+
 class Memory:
     """The entries of one index and their question vectors."""
 
@@ -113,23 +118,20 @@ class Memory:
         #: ``row(n)``: entry n's unit vector.
         self.entries = entries
         self._row = row
-        self._by_id: dict[str, list[int]] = {}
+        # By rule: an answer and a result meet under the same rule (a
+        # subrule's parent, else the id itself).
+        self._by_rule: dict[str, list[tuple[int, str, bool]]] = {}
         for n, e in enumerate(entries):
             for a in e["ids"]:
-                keys = {a}
-                if not a.startswith(GLOSSARY_PREFIX) and numbers.kind(a) == "subrule":
-                    keys.add(str(numbers.parent(a)))
-                for k in keys:
-                    self._by_id.setdefault(k, []).append(n)
-                # A rule answer also answers its subrules: looked up by parent.
-                if not a.startswith(GLOSSARY_PREFIX) and numbers.kind(a) == "rule":
-                    self._by_id.setdefault("^" + a, []).append(n)
+                self._by_rule.setdefault(_rule(a), []).append((n, a, _is_subrule(a)))
 
     def _matching(self, candidate: str) -> set[int]:
-        got = set(self._by_id.get(candidate, ()))
-        if not candidate.startswith(GLOSSARY_PREFIX) and numbers.kind(candidate) == "subrule":
-            got.update(self._by_id.get("^" + (numbers.parent(candidate) or ""), ()))
-        return got
+        """The entries ``candidate`` answers as the bench scores a hit: the
+        same id, the rule of a subrule that answered, or a subrule of a rule
+        that answered (not a sibling subrule)."""
+        sub = _is_subrule(candidate)
+        return {n for n, a, a_sub in self._by_rule.get(_rule(candidate), ())
+                if a == candidate or not (sub and a_sub)}
 
     def evidence(self, vec: Sequence[float], candidates: list[str],
                  skip: AbstractSet[str] = frozenset()) -> dict[str, tuple[int, float, int]]:

@@ -254,11 +254,10 @@ def build_index(release: Release, path: Path) -> str | None:
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     from crsearch import asked, embed, fastindex
+    from crsearch.search import Engine
     from crsearch.vocab import slang_words
 
     fastindex.write(ix, docs, terms, path)
-    from crsearch.search import Engine
-
     # Meanings for questions; without them (no model) search stays lexical.
     # The questions asked before are read by this very index, as a search
     # will read a new question, so that their vectors compare.

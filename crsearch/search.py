@@ -184,8 +184,8 @@ class Engine:
         self._evidence: dict[str, Evidence] | None = None
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
-        #: Sources (or questions) of questions asked before to leave out: the
-        #: bench leaves out the page the question it measures came from.
+        #: Sources (pages) of questions asked before to leave out: the bench
+        #: leaves out the page the question it measures came from.
         self.asked_skip: set[str] = set()
 
     def vectors(self):
