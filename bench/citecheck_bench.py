@@ -46,10 +46,10 @@ def main() -> None:
                     help="data folder with the whole archive (imported if empty)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from crsearch import citecheck
-    from crsearch.sources import read_from
-    from crsearch.store import Store
-    from crsearch.update import import_sources
+    from crsearch.desk import citecheck
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import read_from
+    from crsearch.store.datadir import Store
 
     store = Store(args.data)
     if len(store.catalog()) < len(list(ARCHIVE.glob("*.txt"))):

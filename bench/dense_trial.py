@@ -75,7 +75,7 @@ MODELS = {
 }
 
 
-from crsearch.embed import sha256_of as sha256  # noqa: E402 - after sys.path is set
+from crsearch.search.semantic import sha256_of as sha256  # noqa: E402 - after sys.path is set
 
 # -- all-MiniLM-L6-v2 in numpy ------------------------------------------------------
 
@@ -224,11 +224,11 @@ def main() -> None:
     args = ap.parse_args()
 
     qs = [q for q in load_real() if not q.get("holdout")]  # never the held-out part
-    from crsearch import embed
-    from crsearch.index import documents
-    from crsearch.query import parse
-    from crsearch.search import Engine
-    from crsearch.text import words
+    from crsearch.rules.text import words
+    from crsearch.search import semantic as embed
+    from crsearch.search.build import documents
+    from crsearch.search.engine import Engine
+    from crsearch.search.query import parse
 
     stored, release, _ = build_store(args.release)
     docs = documents(release)
@@ -490,7 +490,7 @@ class Adapter:
 
     def memory(self):
         """No questions asked before: the transformers are measured alone."""
-        from crsearch.asked import Memory
+        from crsearch.search.asked import Memory
 
         return Memory([], lambda n: ())
 
@@ -499,9 +499,9 @@ def in_engine(models: list[str], weights: list[float]) -> None:
     """Each transformer in place of WordLlama inside crsearch's own fusion
     (``search.SEMANTIC`` times the similarity, questions of 4+ words), dev
     questions only; document vectors from the cache of a ``main`` run."""
-    import crsearch.search as search
-    from crsearch import embed
-    from crsearch.index import documents
+    import crsearch.search.engine as search
+    from crsearch.search import semantic as embed
+    from crsearch.search.build import documents
 
     qs = [q for q in load_real() if not q.get("holdout")]  # never the held-out part
     stored, release, _ = build_store("2026-08-07")
@@ -532,8 +532,8 @@ def in_engine(models: list[str], weights: list[float]) -> None:
 
 def build_cost(sample: int = 400) -> None:
     """Time to embed every ``len/sample``-th document, wall and CPU, scaled to all."""
-    from crsearch import embed
-    from crsearch.index import documents
+    from crsearch.search import semantic as embed
+    from crsearch.search.build import documents
 
     _, release, _ = build_store("2026-08-07")
     texts = [embed.doc_text(d) for d in documents(release)]

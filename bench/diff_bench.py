@@ -22,8 +22,8 @@ PAIRS = [("2026-06-19", "2026-08-07"), ("2003-03-15", "2026-08-07")]
 
 
 def main() -> None:
-    from crsearch.diff import diff_releases
-    from crsearch.update import release_from_bytes
+    from crsearch.changes.diff import diff_releases
+    from crsearch.ingest.pipeline import release_from_bytes
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=7)

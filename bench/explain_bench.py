@@ -66,7 +66,7 @@ def load_cards(path: Path = CARDS) -> list[dict]:
 
 
 def score(cards: list[dict], table: dict, show: bool = False) -> dict:
-    from crsearch import explain
+    from crsearch.desk import explain
 
     found_n = gold_n = right = recalled = exact = 0
     misses: list[str] = []
@@ -118,9 +118,9 @@ def main() -> None:
     ap.add_argument("--show", action="store_true", help="list every miss and extra term")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from crsearch import explain
-    from crsearch.store import Store
-    from crsearch.update import release_from_bytes
+    from crsearch.desk import explain
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.store.datadir import Store
 
     release = release_from_bytes(LATEST.read_bytes(), LATEST.name)
     t = time.perf_counter()

@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from learn_fusion import cross_validate, development_rows  # noqa: E402
 
 from crsearch import fusion  # noqa: E402
-from crsearch.model import GLOSSARY_PREFIX  # noqa: E402
-from crsearch.query import card_names  # noqa: E402
-from crsearch.text import norm_title, words  # noqa: E402
+from crsearch.rules.model import GLOSSARY_PREFIX  # noqa: E402
+from crsearch.rules.text import norm_title, words  # noqa: E402
+from crsearch.search.query import card_names  # noqa: E402
 
 #: Extra columns for one question's candidates: ``(question, engine) -> array``
 #: with one row per candidate (``question["ids"]``, ``question["x"]``).
@@ -146,7 +146,7 @@ def card_texts() -> dict[str, str]:
     import importlib.util
     import json
 
-    from crsearch.embed import sha256_of
+    from crsearch.search.semantic import sha256_of
 
     spec = importlib.util.find_spec("mtg")
     path = Path(list(spec.submodule_search_locations)[0]) / CARD_CORPUS \
@@ -258,7 +258,7 @@ def main() -> None:
     if args.cache and args.cache.exists():
         from search_quality import build_store
 
-        from crsearch.search import Engine
+        from crsearch.search.engine import Engine
 
         engine = Engine(build_store(args.release)[0].index_dir)
         data = pickle.loads(args.cache.read_bytes())

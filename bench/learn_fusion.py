@@ -44,7 +44,7 @@ from search_quality import answers, build_store, load_queries, load_real, rank_o
 PARTS = {"dev": ROOT / "bench" / "real_questions.json",
          "dev2": ROOT / "bench" / "real_questions_dev2.json",
          "dev3": ROOT / "bench" / "real_questions_dev3.json"}
-FUSION = ROOT / "crsearch" / "fusion.py"
+FUSION = ROOT / "crsearch" / "search" / "fusion.py"
 ASKED = ROOT / "data" / "asked.json"
 
 
@@ -153,8 +153,8 @@ def development_rows(release: str):
     (``collect``).  Features are the same with or without learned weights
     and the hand-set fusion is the baseline, so the learned one is off while
     collecting (and on again after: this also runs inside the tests)."""
-    from crsearch import fusion
-    from crsearch.search import Engine
+    from crsearch.search import fusion
+    from crsearch.search.engine import Engine
 
     stored, _release, _ = build_store(release)
     engine = Engine(stored.index_dir)
@@ -174,9 +174,9 @@ def write_asked(release: str) -> int:
     """Write data/asked.json: the real development questions (never a
     held-out one) with their answers, each id checked by the rarest words
     of its text in ``release``.  Returns how many were written."""
-    from crsearch.asked import check_words, doc_texts
-    from crsearch.index import documents
-    from crsearch.text import words
+    from crsearch.rules.text import words
+    from crsearch.search.asked import check_words, doc_texts
+    from crsearch.search.build import documents
 
     _stored, rel, _ = build_store(release)
     texts = doc_texts(documents(rel))
@@ -228,7 +228,7 @@ def main() -> None:
     if args.write_asked:
         print(f"{write_asked(args.release)} questions asked before written to {ASKED}")
 
-    from crsearch import fusion
+    from crsearch.search import fusion
 
     engine, data = development_rows(args.release)
     print(f"{len(fusion.FEATURES)} features; development parts: "

@@ -126,11 +126,11 @@ def main() -> None:
                     help="also build every release's search index (minutes)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from crsearch.parse import parse_bytes
-    from crsearch.refs import resolve
-    from crsearch.sources import read_from
-    from crsearch.store import Store
-    from crsearch.update import import_sources
+    from crsearch.ingest.parse import parse_bytes
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import read_from
+    from crsearch.rules.refs import resolve
+    from crsearch.store.datadir import Store
 
     data_dir = Path(tempfile.mkdtemp(prefix="crsearch-bench-"))
     env = {**os.environ, "CRSEARCH_DATA": str(data_dir / "data")}

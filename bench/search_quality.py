@@ -84,7 +84,7 @@ def load_real(path: Path | None = None) -> list[dict]:
 
 def answers(got: str, expected: str) -> bool:
     """A real question's hit: the id, its parent rule (for a subrule) or a subrule of it."""
-    from crsearch import numbers
+    from crsearch.rules import numbers
 
     if got == expected or got.startswith("glossary:") or expected.startswith("glossary:"):
         return got == expected
@@ -97,10 +97,10 @@ def answers(got: str, expected: str) -> bool:
 
 
 def build_store(release_date: str) -> tuple[object, object, float]:
-    from crsearch.index import build_index
-    from crsearch.sources import Source
-    from crsearch.store import Store
-    from crsearch.update import import_sources
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.search.build import build_index
+    from crsearch.store.datadir import Store
 
     path = ARCHIVE / f"{release_date}.txt"
     root = Path(tempfile.mkdtemp(prefix="crsearch-bench-"))
@@ -119,7 +119,7 @@ class FTS5:
     """The baseline: one FTS5 table (porter stemming), bm25() ranking."""
 
     def __init__(self, release) -> None:
-        from crsearch.index import documents
+        from crsearch.search.build import documents
 
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, name, text, "
@@ -140,7 +140,7 @@ class FTS5:
 
 def crsearch_ranker(stored, semantic: bool = True):
     from crsearch.errors import CRSearchError
-    from crsearch.search import Engine
+    from crsearch.search.engine import Engine
 
     engine = Engine(stored.index_dir, semantic=semantic)
 

@@ -63,7 +63,7 @@ def main() -> None:
 
     gc.collect()
     from crsearch.errors import CRSearchError
-    from crsearch.search import Engine
+    from crsearch.search.engine import Engine
 
     engine = Engine(stored.index_dir)
     queries = [q["query"] for q in load_queries()]
@@ -100,7 +100,7 @@ def main() -> None:
                 "stay on it?")
     code = ("import time, sys\n"
             "t0 = time.perf_counter()\n"
-            "from crsearch.search import Engine\n"
+            "from crsearch.search.engine import Engine\n"
             "t1 = time.perf_counter()\n"
             "e = Engine(sys.argv[1])\n"
             "v = e.vectors()\n"
@@ -155,8 +155,8 @@ def main() -> None:
 
     import tempfile
 
-    from crsearch.index import build_index
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.search.build import build_index
 
     for date in args.releases.split(","):
         path = ARCHIVE / f"{date.strip()}.txt"

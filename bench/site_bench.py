@@ -18,8 +18,8 @@ DEFAULT = ROOT.parent / "shared" / "cr" / "archive" / "2026-08-07.txt"
 
 
 def main() -> None:
-    from crsearch import site
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("txt", nargs="?", default=str(DEFAULT))
@@ -89,8 +89,8 @@ def precache_bytes(out: Path, gzip: bool = False) -> int:
 
 def build_all_bench(n: int) -> None:
     """One ``--all`` build of the ``n`` latest archived releases (one run: it is long)."""
-    from crsearch import site
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
 
     paths = sorted(DEFAULT.parent.glob("*.txt"))[-n:]
     t = time.perf_counter()

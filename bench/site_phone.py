@@ -110,8 +110,8 @@ def linked_search(browser, base: str, query: str) -> float:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from crsearch import site
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="runs per measure (medians)")

@@ -85,7 +85,7 @@ def memo(ranker):
 def main() -> None:
     from search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
 
-    from crsearch import site
+    from crsearch.site import build as site
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")

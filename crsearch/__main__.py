@@ -1,6 +1,6 @@
 """``python -m crsearch``."""
 
-from crsearch.cli import main
+from crsearch.cli.main import main
 
 if __name__ == "__main__":
     main()

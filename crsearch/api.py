@@ -19,21 +19,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from crsearch.store import Store
-from crsearch.text import first_words
+from crsearch.rules.text import first_words
+from crsearch.store.datadir import Store
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from crsearch.diff import ReleaseDiff
-    from crsearch.history import History
-    from crsearch.lookup import Library, Lookup
-    from crsearch.model import GlossaryEntry, Release
-    from crsearch.repair import RepairReport
-    from crsearch.search import SearchResult
-    from crsearch.store import StoredRelease
-    from crsearch.update import ImportResult
+    from crsearch.changes.diff import ReleaseDiff
+    from crsearch.changes.history import History
+    from crsearch.ingest.pipeline import ImportResult
+    from crsearch.rules.model import GlossaryEntry, Release
+    from crsearch.search.engine import SearchResult
+    from crsearch.store.datadir import StoredRelease
+    from crsearch.store.lookup import Library, Lookup
+    from crsearch.store.repair import RepairReport
 
 
 class Rules:
@@ -74,7 +74,7 @@ class Rules:
     def library(self) -> Library:
         """The fast, per-chapter reader behind ``rule`` and ``toc``."""
         if self._library is None:
-            from crsearch.lookup import Library
+            from crsearch.store.lookup import Library
 
             self._library = Library(self.stored())
         return self._library
@@ -98,8 +98,8 @@ class Rules:
 
     def toc(self, id: str | None = None) -> Toc:
         """The table of contents, or the contents of one section, chapter or rule."""
-        from crsearch import numbers
         from crsearch.errors import NotFound
+        from crsearch.rules import numbers
 
         lib = self.library()
         entries: list[TocEntry] = []
@@ -129,7 +129,7 @@ class Rules:
     def search(self, query: str, limit: int = 10) -> SearchResult:
         """Ranked search: a keyword, term, question, rule number or pasted text."""
         from crsearch.errors import BadInput
-        from crsearch.search import engine_for
+        from crsearch.search.engine import engine_for
 
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
@@ -137,7 +137,7 @@ class Rules:
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
-        from crsearch.glossary import define, see_chain
+        from crsearch.rules.glossary import define, see_chain
 
         release = self.release()
         entry = define(release, term)
@@ -145,18 +145,18 @@ class Rules:
 
     def keyword(self, name: str) -> Lookup:
         """A keyword ability or action (701.x, 702.x) with all its subrules."""
-        from crsearch.glossary import keyword_rule
+        from crsearch.rules.glossary import keyword_rule
 
         return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
 
     def keywords(self) -> Keywords:
         """Every keyword action (701) and ability (702), in order."""
-        from crsearch.glossary import keywords
+        from crsearch.rules.glossary import keywords
 
         return Keywords(self.effective_date, keywords(self._keyword_rules()))
 
     def _keyword_rules(self) -> list[Any]:
-        from crsearch.glossary import KEYWORD_CHAPTERS
+        from crsearch.rules.glossary import KEYWORD_CHAPTERS
 
         lib = self.library()
         return [r for ch in KEYWORD_CHAPTERS for r in lib.chapter_rules(ch)]
@@ -203,7 +203,7 @@ class Rules:
         :param kind: "rules" (with sections and chapters), "glossary" or "all".
         :param cosmetic: keep changes of typography only.
         """
-        from crsearch.diff import diff_releases
+        from crsearch.changes.diff import diff_releases
 
         before, after = self.pair(old, new)
         return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
@@ -214,8 +214,8 @@ class Rules:
         ``id`` is read as numbered in the selected release when ``release``
         was given, else in the latest release that has it.
         """
-        from crsearch import numbers
-        from crsearch.history import History, rule_history
+        from crsearch.changes.history import History, rule_history
+        from crsearch.rules import numbers
 
         stored = self.store.releases()
         if not stored:
@@ -252,9 +252,9 @@ class Rules:
         """
         import os
 
-        from crsearch import sources
         from crsearch.errors import DamagedStore
-        from crsearch.update import import_sources
+        from crsearch.ingest import sources
+        from crsearch.ingest.pipeline import import_sources
 
         if source is None:
             srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=download,
@@ -269,7 +269,7 @@ class Rules:
             # The releases are still on disk: rebuild the catalog from them.
             if on_repair is not None:
                 on_repair(f"Warning: {e}")
-            for line in self.store.repair().lines():
+            for line in self.store.repair(_index_hooks()).lines():
                 if on_repair is not None:
                     on_repair(f"Repaired: {line}")
         if jobs is None:
@@ -282,17 +282,23 @@ class Rules:
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
         files, meta, indexes, leftovers of interrupted runs)."""
-        report = self.store.repair()
+        report = self.store.repair(_index_hooks())
         self._stored = self._library = self._release = None
         return report
 
     def index(self) -> StoredRelease:
         """Rebuild the search index of the selected release (atomically)."""
-        from crsearch.update import reindex
+        from crsearch.ingest.pipeline import reindex
 
         stored = self.stored()
         reindex(self.store, stored)
         return stored
+
+
+def _index_hooks() -> Any:
+    from crsearch.search.build import repair_hooks
+
+    return repair_hooks()
 
 
 # -- results -------------------------------------------------------------------
@@ -336,7 +342,7 @@ class Definition:
         return self.chain[0]
 
     def to_dict(self) -> dict[str, Any]:
-        from crsearch.lookup import item_dict
+        from crsearch.store.lookup import item_dict
 
         return item_dict(self.entry, self.release)
 
@@ -351,7 +357,7 @@ class Keywords:
         return iter(self.rows)
 
     def to_dict(self) -> list[dict[str, Any]]:
-        from crsearch.glossary import KEYWORD_CHAPTERS
+        from crsearch.rules.glossary import KEYWORD_CHAPTERS
 
         return [{"id": i, "title": t, "kind": KEYWORD_CHAPTERS[i.split(".")[0]]}
                 for i, t in self.rows]
@@ -377,7 +383,7 @@ class Report:
         self.release = release
 
     def to_dict(self) -> dict[str, Any]:
-        from crsearch.refs import unresolved
+        from crsearch.rules.refs import unresolved
 
         release = self.release
         return {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from local_server import closed_port, server  # noqa: F401  (fixtures for the download tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -41,7 +42,7 @@ def mini_bytes() -> bytes:
 
 @pytest.fixture(scope="session")
 def mini_release(mini_bytes):
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
 
     return release_from_bytes(mini_bytes, "mini_cr.txt")
 
@@ -49,15 +50,15 @@ def mini_release(mini_bytes):
 @pytest.fixture(scope="session")
 def latest_release():
     """The 2026-08-07 release, parsed and cross-referenced (read-only!)."""
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
 
     return release_from_bytes(LATEST.read_bytes(), LATEST.name)
 
 
 def _store_with(tmp_path_factory, name: str, paths: list[Path], build_index: bool):
-    from crsearch.sources import Source
-    from crsearch.store import Store
-    from crsearch.update import import_sources
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
 
     root = tmp_path_factory.mktemp(name)
     store = Store(root)
@@ -83,9 +84,9 @@ def indexed_data_dir(tmp_path_factory) -> Path:
 @pytest.fixture
 def mini_data_dir(tmp_path, mini_bytes) -> Path:
     """A fresh, writable data dir holding only the synthetic release."""
-    from crsearch.sources import Source
-    from crsearch.store import Store
-    from crsearch.update import import_sources
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
 
     results = import_sources([Source("mini_cr.txt", mini_bytes)], Store(tmp_path),
                              build_index=False)
@@ -96,7 +97,7 @@ def mini_data_dir(tmp_path, mini_bytes) -> Path:
 @pytest.fixture(scope="session")
 def latest_site(tmp_path_factory, latest_release) -> Path:
     """The 2026-08-07 site, built once with its search data (read-only!)."""
-    from crsearch import site
+    from crsearch.site import build as site
 
     out = tmp_path_factory.mktemp("site-latest") / "site"
     site.build(latest_release, out)
@@ -147,7 +148,7 @@ def base_url(latest_site):
     """``site serve`` of the 2026-08-07 site, in a thread, on a free loopback port."""
     import threading
 
-    from crsearch import site
+    from crsearch.site import build as site
 
     server = site.make_server(latest_site, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

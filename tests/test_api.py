@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from crsearch import Rules
-from crsearch.cli import cli
+from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound, StoreError
 
 
@@ -144,7 +144,7 @@ def test_update_imports_into_the_data_folder(tmp_path):
 
 
 def test_import_crsearch_stays_light():
-    code = ("import sys, crsearch; print(sorted(m for m in ('crsearch.api', 'crsearch.store', "
+    code = ("import sys, crsearch; print(sorted(m for m in ('crsearch.api', 'crsearch.store.datadir', "
             "'json', 'whoosh') if m in sys.modules)); crsearch.Rules; "
             "print('crsearch.api' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -5,7 +5,7 @@ from pathlib import Path
 import click
 import pytest
 
-from crsearch.cli import cli
+from crsearch.cli.main import cli
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 
@@ -77,7 +77,7 @@ def test_pytest_has_a_timeout(pytestconfig):
 
 
 def test_long_output_is_paged_on_a_terminal(monkeypatch):
-    from crsearch import cli as cli_module
+    from crsearch.cli import main as cli_module
 
     paged = []
     monkeypatch.setattr(cli_module.sys.stdout, "isatty", lambda: True, raising=False)

@@ -21,7 +21,7 @@ def spy(file, *a, **k):
     opened.append(str(file))
     return real_open(file, *a, **k)
 builtins.open = spy
-from crsearch.cli import cli
+from crsearch.cli.main import cli
 try:
     cli(["rule", "702.19c"], prog_name="crsearch", standalone_mode=False)
 finally:
@@ -52,9 +52,9 @@ def test_no_module_imports_a_private_name_from_another():
     from pathlib import Path
 
     package = Path(__file__).resolve().parent.parent / "crsearch"
-    modules = {p.stem for p in package.glob("*.py")}
+    modules = {p.stem for p in package.rglob("*.py")}
     found = []
-    for path in package.glob("*.py"):
+    for path in package.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crsearch"):
@@ -77,10 +77,10 @@ def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
 
     root = Path(__file__).resolve().parent.parent
     code = ("import sys\n"
-            "from crsearch.cli import cli\n"
+            "from crsearch.cli.main import cli\n"
             "cli(['rule', '702.19c'], prog_name='crsearch', standalone_mode=False)\n"
             "print(sorted(m for m in ('json', 'pathlib', 'shutil', 'dataclasses', 'difflib', "
-            "'crsearch.search', 'crsearch.repair') if m in sys.modules))\n")
+            "'crsearch.search.engine', 'crsearch.store.repair') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                          check=True, env={**os.environ, "CRSEARCH_DATA": str(latest_data_dir),
                                           "PYTHONPATH": os.pathsep.join(

@@ -26,8 +26,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import ARCHIVE, FIXTURES, ROOT, archive_files
 
-from crsearch.cli import cli
-from crsearch.store import Store
+from crsearch.cli.main import cli
+from crsearch.store.datadir import Store
 
 MINI = (FIXTURES / "mini_cr.txt").read_bytes()
 # The same release, one rule longer: a legitimate newer copy of 2031-03-03.
@@ -288,8 +288,8 @@ def test_damaged_index_files_are_one_line_and_repair_rebuilds_them(tmp_path):
 
 @pytest.fixture()
 def site_folder(tmp_path):
-    from crsearch import site
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
 
     out = tmp_path / "site"
     site.build(release_from_bytes(MINI, "mini_cr.txt"), out, search=False)
@@ -349,7 +349,7 @@ def test_deeply_nested_html_is_a_clear_error(tmp_path, tag):
 # ------------------------------------------------------------------ races, kills
 
 def test_a_reader_racing_imports_of_the_same_date_always_reads_a_whole_release(tmp_path):
-    from crsearch.update import release_from_bytes
+    from crsearch.ingest.pipeline import release_from_bytes
 
     store = Store(tmp_path)
     releases = [release_from_bytes(MINI, "a.txt"), release_from_bytes(NEWER, "b.txt")]
@@ -449,7 +449,7 @@ def test_sigterm_stops_workers_and_says_what_was_stored(tmp_path):
 
 
 def test_ctrl_c_during_a_folder_import_says_what_was_stored(tmp_path, monkeypatch):
-    from crsearch import update
+    from crsearch.ingest import pipeline as update
 
     folder = tmp_path / "in"
     folder.mkdir()
@@ -476,7 +476,7 @@ def test_ctrl_c_during_a_folder_import_says_what_was_stored(tmp_path, monkeypatc
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS])
 def test_a_full_or_read_only_disk_is_one_line(data, tmp_path, monkeypatch, code):
-    from crsearch import store as store_module
+    from crsearch.store import datadir as store_module
 
     before = (data / "catalog.json").read_bytes()
     newer = tmp_path / "newer.txt"
@@ -489,7 +489,7 @@ def test_a_full_or_read_only_disk_is_one_line(data, tmp_path, monkeypatch, code)
     r = run(data, "update", "--from", str(newer), "--no-index")
     assert r.exit_code == 2 and os.strerror(code) in one_error_line(r), r.output
     assert (data / "catalog.json").read_bytes() == before
-    monkeypatch.setattr("crsearch.index.build_index", refuse)
+    monkeypatch.setattr("crsearch.search.build.build_index", refuse)
     r = run(data, "index")
     assert r.exit_code == 2 and os.strerror(code) in one_error_line(r), r.output
     monkeypatch.setattr(Path, "write_bytes", refuse)

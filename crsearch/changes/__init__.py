@@ -1,0 +1,1 @@
+"""What changed between releases: diffs and the history of each rule."""

@@ -1,0 +1,280 @@
+"""The history of one rule across releases, following it when renumbered.
+
+Built on the pairing in ``diff.py``: each neighbouring pair of releases is
+compared one chapter at a time, and a whole release is loaded only when the
+rule seems to appear or vanish.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crsearch.changes.diff import Change, Segment, Version, describe, pair_headings, pair_rules
+from crsearch.errors import BadInput, NotFound
+from crsearch.rules import numbers
+from crsearch.rules.model import Release, Rule
+from crsearch.rules.suggest import did_you_mean
+
+
+class History:
+    """A rule's history: ``entries`` oldest first, across ``releases`` (dates).
+
+    ``to_dict()`` is what ``crsearch history --json`` prints.
+    """
+
+    def __init__(self, id: str, releases: list[str], entries: list[HistoryEntry]):
+        self.id, self.releases, self.entries = id, releases, entries
+
+    def __iter__(self) -> Any:
+        return iter(self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "releases": self.releases,
+                "history": [e.to_dict() for e in self.entries]}
+
+class HistoryEntry:
+    """One event in a rule's life: first seen, changed, moved, or removed.
+
+    ``id`` is the rule's id from this release on (the old id for removals);
+    ``text`` and ``examples`` are the version in effect from ``date``.
+    """
+
+    __slots__ = (
+        "cosmetic",
+        "date",
+        "event",
+        "examples",
+        "fields",
+        "id",
+        "old_id",
+        "renumbering",
+        "text",
+    )
+
+    def __init__(self, date: str, event: str, id: str, old_id: str | None = None,
+                 text: str | None = None, examples: list[str] | None = None,
+                 fields: dict[str, list[Segment]] | None = None,
+                 cosmetic: bool = False, renumbering: bool = False):
+        self.date, self.event, self.id, self.old_id = date, event, id, old_id
+        self.text, self.examples = text, list(examples or [])
+        self.fields = fields or {}
+        self.cosmetic, self.renumbering = cosmetic, renumbering
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"date": self.date, "event": self.event, "id": self.id, "old_id": self.old_id,
+                "text": self.text, "examples": self.examples,
+                "diff": {k: [list(s) for s in v] for k, v in self.fields.items()},
+                "cosmetic": self.cosmetic, "renumbering": self.renumbering}
+
+    def __repr__(self) -> str:
+        return f"<HistoryEntry {self.date} {self.event} {self.old_id or ''}->{self.id}>"
+
+
+class _Version:
+    """A release as history reads it: one chapter at a time when it is stored."""
+
+    def __init__(self, source: Any):
+        self.source = source
+        self.date: str = source.effective_date
+        self._full: Release | None = source if isinstance(source, Release) else None
+        self._ids: set[str] | None = None
+        self._chapters: dict[str, list[Rule]] = {}
+
+    def ids(self) -> set[str]:
+        if self._ids is None:
+            if self._full is not None:
+                self._ids = {r.id for r in self._full.rules}
+            else:
+                self._ids = set(self.source.meta()["rule_ids"])
+        return self._ids
+
+    def chapter(self, ch: str) -> list[Rule]:
+        if ch not in self._chapters:
+            if self._full is not None:
+                self._chapters[ch] = [r for r in self._full.rules if r.chapter == ch]
+            else:
+                self._chapters[ch] = self.source.chapter_rules(ch)
+        return self._chapters[ch]
+
+    def full(self) -> Release:
+        if self._full is None:
+            self._full = self.source.release()
+        return self._full
+
+
+def _step(old: _Version, new: _Version, id: str,
+          forward: bool) -> tuple[Rule | None, Rule | None, Change | None]:
+    """Pair ``id`` (in ``new`` going back, in ``old`` going forward) across one step.
+
+    Returns (old rule, new rule, change); the change is None when nothing
+    differs.  One chapter is compared first; the whole release only when
+    the rule seems to appear or vanish (it may have moved to another chapter).
+    """
+    ch = id.split(".", 1)[0]
+    for whole in (False, True):
+        if whole:
+            o_rel, n_rel = old.full(), new.full()
+            _, cmap = pair_headings(o_rel.chapters, n_rel.chapters, "chapter")
+            pairs = pair_rules(o_rel.rules, n_rel.rules, cmap)
+        else:
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+        hit = next(((o, n, s) for o, n, s in pairs
+                    if getattr(o if forward else n, "id", None) == id), None)
+        if hit is None or (hit[1] if forward else hit[0]) is None:
+            if not whole:
+                continue
+            return (hit[0], hit[1], None) if hit else (None, None, None)
+        o_rule, n_rule, s = hit
+        assert o_rule is not None and n_rule is not None
+        if o_rule.id == n_rule.id and (o_rule.text, o_rule.examples) == (n_rule.text, n_rule.examples):
+            return o_rule, n_rule, None
+        idmap = {a.id: b.id for a, b, _ in pairs if a and b and a.id != b.id}
+        op = "moved" if o_rule.id != n_rule.id else "changed"
+        return o_rule, n_rule, describe(n_rule.kind, op, Version.of_rule(o_rule),
+                                        Version.of_rule(n_rule), s, idmap)
+    return None, None, None
+
+
+def rule_history(releases: Any, id: str, at: str | None = None) -> list[HistoryEntry]:
+    """The versions of one rule across releases, oldest first, following moves.
+
+    :param releases: a ``Store``, or a list of ``StoredRelease`` or ``Release``.
+    :param id: a rule or subrule number, as typed.
+    :param at: read ``id`` as numbered in the release in effect on this date
+        (default: the latest release that has it).
+    Raises NotFound (with suggestions) if no release has the rule.
+    """
+    if hasattr(releases, "releases") and callable(releases.releases):
+        releases = releases.releases()
+    versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
+    if not versions:
+        raise NotFound("no releases to read the history from")
+    target = numbers.normalize(id)
+    if numbers.kind(target) not in ("rule", "subrule"):
+        raise BadInput(f"{target} is a {numbers.kind(target)}; history follows one rule "
+                       f"or subrule, such as 702.19 or 702.19c")
+    if at is not None:
+        from crsearch.store.datadir import normalize_date
+
+        day = normalize_date(at)
+        upto = [k for k, v in enumerate(versions) if v.date <= day]
+        if not upto:
+            raise NotFound(f"no release was in effect on {day}; the earliest is "
+                           f"{versions[0].date}", [versions[0].date])
+        anchor = upto[-1]
+        if target not in versions[anchor].ids():
+            raise NotFound(f"there is no rule {target} in the {versions[anchor].date} rules",
+                           did_you_mean(target, versions[anchor].ids()))
+    else:
+        having = [k for k, v in enumerate(versions) if target in v.ids()]
+        if not having:
+            raise NotFound(f"no imported release has a rule {target}",
+                           did_you_mean(target, versions[-1].ids()))
+        anchor = having[-1]
+    entries: list[HistoryEntry] = []
+    # Backwards from the anchor to the rule's first appearance.
+    current = target
+    first_rule = next(r for r in versions[anchor].chapter(current.split(".")[0]) if r.id == current)
+    k = anchor
+    while k > 0:
+        o_rule, n_rule, change = _step(versions[k - 1], versions[k], current, forward=False)
+        if o_rule is None:
+            break
+        if change is not None:
+            entries.append(_entry(versions[k].date, change, n_rule))  # type: ignore[arg-type]
+        current, first_rule, k = o_rule.id, o_rule, k - 1
+    entries.append(HistoryEntry(versions[k].date, "added" if k > 0 else "present", first_rule.id,
+                                text=first_rule.text, examples=first_rule.examples))
+    entries.reverse()
+    # Forwards from the anchor to the latest release (or the rule's removal).
+    current = target
+    for k in range(anchor + 1, len(versions)):
+        o_rule, n_rule, change = _step(versions[k - 1], versions[k], current, forward=True)
+        if n_rule is None:
+            entries.append(HistoryEntry(versions[k].date, "removed", current))
+            break
+        if change is not None:
+            entries.append(_entry(versions[k].date, change, n_rule))
+        current = n_rule.id
+    return entries
+
+
+def _entry(date: str, change: Change, rule: Rule) -> HistoryEntry:
+    event = "moved" if change.op == "moved" else "changed"
+    return HistoryEntry(date, event, rule.id, change.old_id if change.op == "moved" else None,
+                        rule.text, rule.examples, change.fields, change.cosmetic,
+                        change.renumbering)
+
+
+def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str | None, str]]:
+    """Follow rule ids written on date ``at`` to the latest release, in one pass.
+
+    Returns ``{id: (id_now_or_None, date)}``: today's number (None when the
+    rule was removed, ``date`` then being the release that removed it).  Ids
+    the release in effect on ``at`` does not have are left out.  A step where
+    a rule keeps its number and its text costs a dictionary lookup; the
+    others pair each chapter once per step (as ``rule_history`` does), and
+    the whole release only for rules that seem to vanish.
+    """
+    if hasattr(releases, "releases") and callable(releases.releases):
+        releases = releases.releases()
+    versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
+    from crsearch.store.datadir import normalize_date
+
+    day = normalize_date(at)
+    upto = [k for k, v in enumerate(versions) if v.date <= day]
+    if not upto:
+        raise NotFound(f"no release was in effect on {day}; the earliest is "
+                       f"{versions[0].date if versions else 'none'}",
+                       [versions[0].date] if versions else [])
+    anchor = upto[-1]
+    current = {i: i for i in ids if i in versions[anchor].ids()}
+    out: dict[str, tuple[str | None, str]] = {}
+    texts: dict[tuple[int, str], dict[str, str]] = {}
+
+    def text_of(k: int, id: str) -> str | None:
+        ch = id.split(".", 1)[0]
+        if (k, ch) not in texts:
+            v = versions[k]
+            if hasattr(v.source, "chapter_dicts") and ch not in v._chapters:
+                # The stored dicts: no need to build a thousand Rule objects.
+                texts[(k, ch)] = {d["id"]: d["text"] for d in v.source.chapter_dicts(ch)}
+            else:
+                texts[(k, ch)] = {r.id: r.text for r in v.chapter(ch)}
+        return texts[(k, ch)].get(id)
+
+    for k in range(anchor + 1, len(versions)):
+        old, new = versions[k - 1], versions[k]
+        pending: dict[str, list[str]] = {}
+        for start, cur in current.items():
+            if cur in new.ids() and text_of(k - 1, cur) == text_of(k, cur):
+                continue
+            pending.setdefault(cur.split(".", 1)[0], []).append(start)
+        whole: dict[str, str] | None = None
+        for ch, starts in pending.items():
+            pairs = pair_rules(old.chapter(ch), new.chapter(ch), {ch: ch})
+            moved = {o.id: n.id for o, n, _ in pairs if o is not None and n is not None}
+            for start in starts:
+                cur = current[start]
+                if cur in moved:
+                    current[start] = moved[cur]
+                    continue
+                # Gone from its chapter: it may have moved to another one.  The
+                # whole releases are paired once per step, for all such rules.
+                if whole is None:
+                    o_rel, n_rel = old.full(), new.full()
+                    _, cmap = pair_headings(o_rel.chapters, n_rel.chapters, "chapter")
+                    whole = {o.id: n.id for o, n, _ in pair_rules(o_rel.rules, n_rel.rules, cmap)
+                             if o is not None and n is not None}
+                if cur in whole:
+                    current[start] = whole[cur]
+                else:
+                    out[start] = (None, new.date)
+        for start in out:
+            current.pop(start, None)
+    for start, cur in current.items():
+        out[start] = (cur, versions[-1].date)
+    return out
+
+
+__all__ = ["History", "HistoryEntry", "rule_history", "trace_forward"]

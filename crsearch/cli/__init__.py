@@ -1,0 +1,1 @@
+"""The ``crsearch`` command line: thin commands over ``crsearch.Rules``."""

@@ -1,0 +1,153 @@
+"""What every ``crsearch`` command shares: the selected data folder and release,
+terminal width and colour, and printing.
+
+The command modules (``cli``, ``cli_search``, ``cli_diff``, ``cli_site``)
+import this, never each other, so the command group can load them on
+demand without an import cycle.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound="Callable[..., Any]")
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from crsearch.api import Rules
+    from crsearch.store.datadir import Store, StoredRelease
+
+
+#: Set by a command that only reads (``read_only``): the console script then
+#: ends its process without tearing the interpreter down (``exit_now``).
+_READ_ONLY = [False]
+
+
+def read_only(done: bool = True) -> None:
+    """Mark the running command as one that writes nothing (``done=False``:
+    forget it, for a new command in the same process)."""
+    _READ_ONLY[0] = done
+
+
+def exit_now(code: Any) -> None:
+    """End the process of a read-only command at once, with ``code``.
+
+    Freeing the objects of a loaded index at interpreter exit costs a
+    question about 20 ms of its 135 (bench/search_speed.py), and a command
+    that wrote nothing has nothing to clean up: no exit handler is
+    registered on that path.  Output is flushed first.  Does nothing for
+    other commands, for an exit that carries a message, or under a tracer
+    or profiler (coverage, cProfile), whose reports are written at exit.
+    """
+    if not _READ_ONLY[0] or not (code is None or isinstance(code, int)):
+        return
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:  # None: the descriptor was closed
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code or 0)
+
+
+class State:
+    """The global options: ``--data-dir`` and ``--release``."""
+
+    def __init__(self, data_dir: str | None, release: str | None):
+        self.data_dir = data_dir
+        self.release_date = release
+        self._rules: Rules | None = None
+
+    def rules(self) -> Rules:
+        """The front door over the selected data folder and release."""
+        if self._rules is None:
+            from crsearch.api import Rules
+
+            self._rules = Rules.open(self.data_dir, self.release_date)
+        return self._rules
+
+    def store(self) -> Store:
+        return self.rules().store
+
+    def stored(self) -> StoredRelease:
+        return self.rules().stored()
+
+
+def cite_options(what: str) -> Callable[[F], F]:
+    """``--cite[=plain|md]`` and ``--site-url`` for a command that can quote
+    ``what`` ("the rules", "the results", "each term")."""
+
+    def add(f: F) -> F:
+        f = click.option("--site-url", metavar="URL", default=None,
+                         help="Base URL of the rules site for --cite=md (else $CRSEARCH_SITE_URL).")(f)
+        return click.option("--cite", "cite_fmt", type=click.Choice(["plain", "md"]), is_flag=False,
+                            flag_value="plain", default=None,
+                            help=f"Paste-ready quotes of {what} (--cite=md: Markdown with links "
+                                 "to the site).")(f)
+
+    return add
+
+
+def rules(ctx: click.Context) -> Rules:
+    """The ``Rules`` of the running command."""
+    return ctx.find_object(State).rules()  # type: ignore[union-attr]
+
+
+def color() -> bool | None:
+    """False when NO_COLOR is set; None lets click style a terminal and strip a pipe."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return None
+
+
+def styled() -> bool:
+    """Whether text will keep its colours (a terminal, and no NO_COLOR)."""
+    return color() is not False and sys.stdout.isatty()
+
+
+# shutil is imported only on a terminal: with its compression modules it
+# costs a piped lookup more than the lookup itself.
+
+def width() -> int | None:
+    """The terminal's width, or None when piped (no wrapping)."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def _screen_lines() -> int:
+    import shutil
+
+    return shutil.get_terminal_size().lines
+
+
+def emit(text: str, *, page: bool = True) -> None:
+    """Print text; page it on a terminal when it is longer than the screen."""
+    from crsearch.rules.safetext import printable
+
+    c = color()
+    text = printable(text, newlines=True, styles=True)
+    if page and sys.stdout.isatty() and text.count("\n") + 1 > _screen_lines():
+        if c is False:
+            text = click.unstyle(text)
+        click.echo_via_pager(text, color=c)
+    else:
+        click.echo(text, color=c)
+
+
+def emit_json(data: Any) -> None:
+    """Print a result's ``to_dict()`` as indented JSON."""
+    import json
+
+    from crsearch.rules.safetext import printable
+
+    click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2), json=True))

@@ -1,0 +1,283 @@
+"""The judge's desk: ``explain``, ``cite-check`` and ``completion``, and the overview.
+
+Only click and the standard library are imported at load time; the commands
+import what they need.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from crsearch.cli.common import State, cite_options, emit, emit_json, width
+
+
+def _state(ctx: click.Context) -> State:
+    state = ctx.find_object(State)
+    assert state is not None  # the group always makes one
+    return state
+
+
+def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
+    """Bytes of ``-`` (stdin) or a file, at most ``limit`` + 1 of them, or BadInput.
+
+    Reading stops after the limit, so a huge input costs no memory; the
+    caller sees one byte too many and says the input is too large.
+    """
+    from crsearch.errors import BadInput
+
+    if source == "-":
+        return sys.stdin.buffer.read(limit + 1), "<stdin>"
+    try:
+        with open(source, "rb") as f:
+            return f.read(limit + 1), source
+    except IsADirectoryError:
+        raise BadInput(f"{source} is a folder, not a {what}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {source}: {e.strerror or e}") from None
+
+
+# -- explain -------------------------------------------------------------------
+
+def _highlight(text: str, terms: list[dict[str, Any]]) -> str:
+    out, last = [], 0
+    for n, t in enumerate(terms, 1):
+        a, b = t["span"]
+        out.append(text[last:a])
+        out.append(click.style(text[a:b], fg="yellow", bold=True) + click.style(f"[{n}]", dim=True))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def render_explain(result: dict[str, Any], width: int | None, tty: bool) -> str:
+    """The card text with its terms highlighted (on a terminal), then the list."""
+    from crsearch.cli.output import wrap
+
+    lines: list[str] = []
+    if tty:
+        lines += [_highlight(result["text"], result["terms"]), ""]
+    for n, t in enumerate(result["terms"], 1):
+        head = (f"{n:>2}. " + click.style(t["text"], bold=True) + "  "
+                + click.style(t["id"], fg="cyan", bold=True) + click.style(f"  {t['kind']}", dim=True))
+        lines.append(head)
+        if t["definition"]:
+            lines += wrap(t["definition"], "    ", width)
+    lines += ["", click.style(f"Comprehensive Rules effective {result['release']}", dim=True)]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("text", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@cite_options("each term")
+@click.pass_context
+def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: str | None,
+            site_url: str | None) -> None:
+    """Find the rules terms in a card's text, each with its rule and definition.
+
+    TEXT is the card's rules text, or - to read it from stdin.  Finds keyword
+    abilities (with their costs: "ward {2}", "protection from red"), keyword
+    actions in any form ("sacrificed", "shuffles"), card types, subtypes,
+    zones, counters, steps and glossary terms, in reading order.
+
+    \b
+    Example:
+        crsearch explain "Flying, ward {2}"
+        crsearch explain "Counter target spell. Put a +1/+1 counter on it." --json
+        pbpaste | crsearch explain -
+    """
+    from crsearch.desk import explain as ex
+    from crsearch.errors import NotFound
+
+    if text == ("-",):
+        data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
+        if b"\x00" in data:
+            from crsearch.errors import BadInput
+
+            raise BadInput(f"{name} is binary, not text: paste a card's rules text")
+        card = data.decode("utf-8", errors="replace")
+    else:
+        card = " ".join(text)
+    stored = _state(ctx).stored()
+    result = ex.explain(stored, card)
+    if as_json:
+        emit_json(result)
+        if not result["terms"]:
+            ctx.exit(1)
+        return
+    if not result["terms"]:
+        raise NotFound("no rules terms found in this text: paste a card's rules text, "
+                       "such as \"Flying, ward {2}\"")
+    if cite_fmt:
+        from crsearch.desk import cite
+
+        base = cite.site_url(site_url)
+        anchors = cite.glossary_anchors(stored.release()) if cite_fmt == "md" else {}
+        seen = []
+        for t in result["terms"]:
+            src = t["source"]
+            if src in seen:
+                continue
+            seen.append(src)
+            title = src.split(":", 1)[1] if src.startswith("glossary:") else None
+            click.echo(cite.quote(src, t["definition"], result["release"], cite_fmt, base=base,
+                                  title=title, glossary_anchor=anchors.get(src)))
+        return
+    tty = sys.stdout.isatty()
+    emit(render_explain(result, width(), tty))
+
+
+# -- cite-check ----------------------------------------------------------------
+
+@click.command("cite-check")
+@click.argument("file", metavar="FILE|-")
+@click.option("--as-of", "as_of", metavar="DATE",
+              help="Read the citations as numbered on DATE (when the text was written).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--fix", is_flag=True, help="Rewrite FILE with moved citations renumbered.")
+@click.pass_context
+def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
+    """Check the rule citations in a text: fine, missing or moved since.
+
+    Finds citations in every form `crsearch rule` accepts (702.19c, CR 702.19c,
+    rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
+    release in effect on --as-of (default: the latest).  Prints one line per
+    problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
+    is missing or moved, so it can run in CI.
+
+    \b
+    Example:
+        crsearch cite-check article.md
+        crsearch cite-check notes.txt --as-of 2015-06-01 --json
+        crsearch cite-check old-article.md --as-of 2003-06-01 --fix
+    """
+    from crsearch.desk import citecheck
+    from crsearch.errors import BadInput
+
+    if fix and file == "-":
+        raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
+    data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
+    text, encoding = citecheck.read_text(data, name)
+    store = _state(ctx).store()
+    if as_of is not None:
+        from crsearch.store.datadir import normalize_date
+
+        as_of = normalize_date(as_of)
+        first = store.releases()[0].effective_date if store.releases() else None
+        if first is not None and as_of < first:
+            raise BadInput(f"--as-of {as_of} is before the first imported release "
+                           f"({first}): nothing tells what its rule numbers meant")
+    result = citecheck.check(store, text, as_of)
+    cites = result["citations"]
+    if as_json:
+        emit_json({k: result[k] for k in ("release", "citations")})
+    else:
+        for c in cites:
+            if c["status"] == "moved":
+                msg = f"{c['id']} moved -> {c['now']}"
+            elif c["status"] == "missing":
+                if c["id"] in result["removed"]:
+                    msg = f"{c['id']} was removed in {result['removed'][c['id']]}"
+                else:
+                    msg = f"{c['id']} does not exist in the {result['release']} rules"
+                if c.get("nearest"):
+                    msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
+            else:
+                continue
+            click.echo(f"{name}:{c['line']}:{c['column']}: {msg}")
+        moved = sum(1 for c in cites if c["status"] == "moved")
+        missing = sum(1 for c in cites if c["status"] == "missing")
+        if not cites:
+            summary = f"{name}: no rule citations found"
+        else:
+            summary = (f"{name}: {len(cites)} citation{'s' if len(cites) != 1 else ''} checked "
+                       f"against {result['release']}: {len(cites) - moved - missing} ok, "
+                       f"{moved} moved, {missing} missing")
+        click.echo(summary)
+    if fix:
+        found = citecheck.find(text)
+        new = citecheck.fixed_text(text, cites, found)
+        if new != text:
+            citecheck.write_atomic(file, new, encoding)
+            if not as_json:
+                click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
+                           f"citation(s) in {name}.")
+    if any(c["status"] != "ok" for c in cites):
+        ctx.exit(1)
+
+
+# -- completion ----------------------------------------------------------------
+
+@click.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+@click.pass_context
+def completion(ctx: click.Context, shell: str) -> None:
+    """Print the shell completion script for bash, zsh or fish.
+
+    Completes commands, options, rule numbers (rule, history) and glossary
+    terms and keywords (define, keyword) from the stored release.
+
+    \b
+    Example:
+        eval "$(crsearch completion bash)"
+        crsearch completion zsh > ~/.zfunc/_crsearch
+        crsearch completion fish > ~/.config/fish/completions/crsearch.fish
+    """
+    from crsearch.cli.completion import script
+
+    click.echo(script(ctx.find_root().command, shell))
+
+
+# -- crsearch alone -------------------------------------------------------------
+
+def overview(ctx: click.Context) -> str:
+    """What ``crsearch`` alone shows: the commands and the stored releases."""
+    from crsearch.errors import CRSearchError
+
+    group = ctx.command
+    assert isinstance(group, click.Group)
+    lines = [click.style("crsearch", bold=True)
+             + " — the Magic: The Gathering Comprehensive Rules, offline.", ""]
+    state = ctx.obj
+    try:
+        store = state.store()
+        rows = store.catalog()
+    except CRSearchError as e:
+        rows, store = [], None
+        lines.append(f"Releases: unreadable ({e})")
+    if store is not None and rows:
+        lines.append(f"Releases: {len(rows)} stored in {store.root} "
+                     f"({rows[0]['effective_date']} … {rows[-1]['effective_date']}).")
+        try:
+            current = store.pick(state.release_date).effective_date
+            lines[-1] = lines[-1][:-1] + f"; using {click.style(current, fg='cyan', bold=True)}."
+        except CRSearchError as e:
+            lines.append(f"--release {state.release_date}: {e}")
+    elif store is not None:
+        lines.append(f"Releases: none stored in {store.root} yet. Import one first:")
+        lines.append("  crsearch update                  # the current release, downloaded")
+        lines.append("  crsearch update --from FILE.txt  # a release you have")
+    lines += ["", "Commands:"]
+    names = group.list_commands(ctx)
+    width = max(len(n) for n in names)
+    for name in names:
+        cmd = group.get_command(ctx, name)
+        if cmd is None or cmd.hidden:
+            continue
+        lines.append(f"  {click.style(name.ljust(width), fg='cyan')}  {cmd.get_short_help_str(70)}")
+    lines += ["", "Try:",
+              "  crsearch rule 702.19c",
+              "  crsearch search \"can a tapped creature block\"",
+              "  crsearch explain \"Flying, ward {2}\"",
+              "  crsearch cite-check article.md",
+              "", "crsearch COMMAND --help tells more; crsearch --help lists the global options."]
+    return "\n".join(lines)
+
+
+def register(cli: click.Group) -> None:
+    """Add the desk commands to the ``crsearch`` group."""
+    for command in (explain, cite_check, completion):
+        cli.add_command(command)

@@ -1,0 +1,107 @@
+"""``crsearch site``: build the static rules website, or serve it locally.
+
+Only click and the standard library are imported here: ``cli.py`` imports
+this module on every run, a rule lookup included.  jinja2, bs4 and Whoosh
+load inside the commands.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group(name="site")
+def site_group() -> None:
+    """Build the static rules website, or serve a built one on 127.0.0.1.
+
+    \b
+    Example:
+        crsearch site build public/
+        crsearch site serve public/
+    """
+
+
+@site_group.command(name="build")
+@click.argument("out", type=click.Path(path_type=str))
+@click.option("--strict", is_flag=True,
+              help="Fail on dangling references or unplaced source lines.")
+@click.option("--no-search", is_flag=True, help="Skip the search data (the site then has no search).")
+@click.option("--all", "all_releases", is_flag=True,
+              help="Every stored release: the latest at the root, older ones under OUT/<date>/, "
+                   "with what changed between them.")
+@click.pass_context
+def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
+              all_releases: bool) -> None:
+    """Render the release to static HTML in OUT (replacing an earlier build).
+
+    Pages link every cross-reference and every rule has a page of its own;
+    the search box ranks like `crsearch search`, api/ holds the rules as
+    JSON, and a service worker keeps the site offline.  Use the global
+    --release DATE to pick a release other than the latest, or --all for
+    every stored release.
+
+    \b
+    Example:
+        crsearch site build public/
+        crsearch site build public/ --all
+        crsearch --release 2026-06-19 site build old-site/ --strict
+    """
+    import time
+    from pathlib import Path
+
+    from crsearch.cli.common import rules
+    from crsearch.site import build as site
+
+    front = rules(ctx)
+    warn = lambda msg: click.echo(f"Warning: {msg}", err=True)
+    started = time.perf_counter()
+    if all_releases:
+        stored_all = front.store.releases()
+        if not stored_all:
+            stored_all = [front.stored()]  # raises the usual "no releases imported"
+        releases = [s.release() for s in stored_all]
+        result = site.build_all(releases, Path(out), search=not no_search, strict=strict,
+                                warn=warn)
+        what = f"{result.releases} releases ({releases[-1].effective_date} at the root)"
+    else:
+        stored = front.stored()
+        result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
+                            warn=warn)
+        what = f"the {stored.effective_date} rules"
+    took = time.perf_counter() - started
+    click.echo(f"Built {result.pages} pages of {what} into "
+               f"{result.out} in {took:.1f} s ({result.files} files, {result.bytes / 1e6:.1f} MB): "
+               f"{result.links} links, {len(result.dangling)} dangling"
+               + ("" if result.search else ", no search index") + ".")
+
+
+@site_group.command(name="serve")
+@click.argument("out", required=False, default="site", type=click.Path(path_type=str))
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="The port on 127.0.0.1.")
+def serve_cmd(out: str, port: int) -> None:
+    """Serve a built site (default: ./site) on 127.0.0.1 until Ctrl-C.
+
+    Pages and data are sent gzipped to browsers that accept it, with ETag,
+    Last-Modified and Cache-Control headers.
+
+    \b
+    Example:
+        crsearch site serve public/ --port 8080
+    """
+    from crsearch.site import build as site
+
+    server = site.make_server(out, port)
+    host, real_port = server.server_address[:2]
+    click.echo(f"Serving {out} at http://{host}:{real_port}/ (Ctrl-C stops)", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("Stopped.", err=True)
+    finally:
+        server.server_close()
+
+
+def register(cli: click.Group) -> None:
+    """Add the ``site`` group to the ``crsearch`` command line."""
+    cli.add_command(site_group)

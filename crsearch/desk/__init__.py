@@ -1,0 +1,1 @@
+"""The judge's desk: explain a card's text, check citations, quote rules."""

@@ -1,0 +1,291 @@
+"""The import pipeline: sources -> decode -> parse -> refs -> store (+ index).
+
+Each release is stored in one atomic step; a source that fails (not a CR,
+undecodable, truncated download) is reported and leaves the store untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crsearch.errors import CRSearchError, KeptRelease, NotACR, short
+from crsearch.rules.model import Release
+from crsearch.store.datadir import Store, StoredRelease
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class ImportResult:
+    """What happened to one source."""
+
+    name: str
+    release: Release | None = None
+    stored: StoredRelease | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    staged: Path | None = None
+    unchanged: str | None = None  # the stored date, when these bytes were already imported
+    kept: bool = False  # refused: the stored release of that date is better
+
+
+def release_from_bytes(data: bytes, name: str = "") -> Release:
+    """Decode, parse and cross-reference the bytes of a TXT release."""
+    from crsearch.ingest.parse import parse_bytes
+    from crsearch.rules import refs
+
+    release = parse_bytes(data, name)
+    return refs.resolve(release)
+
+
+def release_from_site(folder: str | Path) -> Release:
+    """Read a built crsearch site (or another hyperlinked CR) back into a Release."""
+    from crsearch.ingest import htmlread
+    from crsearch.ingest.parse import scrub
+    from crsearch.rules import refs
+
+    try:
+        release = scrub(htmlread.read_site(Path(folder)))
+    except (KeyError, TypeError, AttributeError, IndexError) as e:
+        # A page that lacks what our own sites always carry: damaged or crafted.
+        raise NotACR(f"{short(folder)}: the site is damaged ({type(e).__name__}: "
+                     f"{short(e, 40)})") from None
+    return refs.resolve(release)
+
+
+def _index_builder(release: Release, folder: Path) -> None:
+    from crsearch.search import build
+
+    build.build_index(release, folder / "index")
+
+
+def warnings_for(release: Release) -> list[str]:
+    out = []
+    if not release.complete:
+        out.append(f"release {release.effective_date} is incomplete: "
+                   + next((a.message for a in release.anomalies if a.kind == "truncated"),
+                          "the text stops early"))
+    if release.unplaced:
+        out.append(f"{len(release.unplaced)} lines could not be placed")
+    return out
+
+
+def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None,
+           force: bool = False) -> ImportResult:
+    """Parse one source and stage it in the store (runs in a worker process).
+
+    A download whose text stops early (no Credits) is taken for a broken
+    connection, not a release, unless ``force``.
+    """
+    result = ImportResult(src.name)
+    if getattr(src, "error", None):
+        result.error = src.error
+        return result
+    try:
+        if getattr(src, "kind", "txt") == "site":
+            release = release_from_site(src.path)
+        else:
+            release = release_from_bytes(src.data, src.name)
+        if getattr(src, "url", None) and not release.complete and not force:
+            reason = next((a.message for a in release.anomalies if a.kind == "truncated"),
+                          "the text stops early")
+            result.error = (f"the download looks cut short ({reason}); nothing was stored; "
+                            "use --force to import it anyway")
+            return result
+        result.release = release
+        result.warnings = warnings_for(release)
+        result.staged = Store(store_root).stage(
+            release, _index_builder if build_index else None, owner=owner)
+    except CRSearchError as e:
+        result.error = str(e)
+    except (UnicodeError, ValueError) as e:
+        result.error = str(NotACR(f"{short(src.name)}: {e}"))
+    except RecursionError:
+        result.error = f"{short(src.name)}: the HTML is nested too deeply to read"
+    except OSError as e:
+        result.error = write_error(e, store_root)
+    return result
+
+
+def write_error(e: OSError, root: str | Path) -> str:
+    """One line for a failed write in the data dir: which file, and the errno text."""
+    where = short(e.filename or root)
+    return f"cannot write {where}: {e.strerror or e}"
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during an import: ``stored`` lists what was published."""
+
+    def __init__(self, stored: list[str], total: int):
+        super().__init__()
+        self.stored = stored
+        self.total = total
+
+    def message(self) -> str:
+        n = len(self.stored)
+        if not n:
+            return f"Interrupted: stored 0 of {self.total} releases; nothing changed."
+        shown = ", ".join(self.stored[:10]) + (", …" if n > 10 else "")
+        return (f"Interrupted: stored {n} of {self.total} releases: {shown}; "
+                "nothing else changed.")
+
+
+def _worker_init(parent: int) -> None:
+    """Make a worker die with the process that started it.
+
+    Linux kills it at once (PR_SET_PDEATHSIG); elsewhere a thread notices
+    the new parent within a second.  Either way `out=$(crsearch update ...)`
+    returns when the main process is killed.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() must just stop us
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the prctl
+        os._exit(1)
+
+    def watch() -> None:
+        import time
+
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _stage_args(args: tuple) -> ImportResult:
+    return _stage(*args)
+
+
+def import_sources(sources: list, store: Store, *, build_index: bool = True,
+                   progress: Progress | None = None, jobs: int = 1,
+                   force: bool = False) -> list[ImportResult]:
+    """Import every source (``sources.Source``) into ``store``.
+
+    With ``jobs`` > 1, releases are parsed and indexed in worker processes;
+    each is still published on its own, atomically, in the order given.
+    A source whose exact bytes are already stored is skipped ("already up to
+    date").  Ctrl-C raises :class:`ImportInterrupted`, which lists what was
+    stored.
+    """
+    results: list[ImportResult] = []
+    total = len(sources)
+    root = str(store.root)
+    me = os.getpid()
+    todo = []
+    for n, src in enumerate(sources):
+        same = None if force else _unchanged(store, src, build_index)
+        if same is not None:
+            results.append(ImportResult(src.name, unchanged=same))
+        else:
+            results.append(ImportResult(src.name))
+            todo.append(n)
+    stored: list[str] = []
+
+    def publish(n: int, staged: ImportResult) -> None:
+        done = results[n] = _publish(store, staged, force)
+        if done.stored is not None:
+            stored.append(done.stored.effective_date)
+        if progress:
+            progress(n + 1, total, staged.name)
+
+    restore = _sigterm_raises()
+    try:
+        if jobs > 1 and len(todo) > 1:
+            import multiprocessing
+
+            pool = multiprocessing.get_context("fork").Pool(
+                min(jobs, len(todo)), initializer=_worker_init, initargs=(me,))
+            try:
+                args = [(sources[n], root, build_index, me, force) for n in todo]
+                for n, staged in zip(todo, pool.imap(_stage_args, args)):
+                    publish(n, staged)
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+        else:
+            for n in todo:
+                publish(n, _stage(sources[n], root, build_index, None, force))
+    except KeyboardInterrupt:
+        raise ImportInterrupted(stored, total) from None
+    finally:
+        restore()
+    return results
+
+
+def _sigterm_raises() -> Callable[[], None]:
+    """Turn SIGTERM into KeyboardInterrupt (so workers are stopped); return the undo."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, on_term)
+    except (ValueError, OSError):
+        return lambda: None
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, before)
+
+    return undo
+
+
+def _unchanged(store: Store, src: Any, build_index: bool) -> str | None:
+    """The stored date when exactly these bytes are already imported (and indexed)."""
+    if getattr(src, "kind", "txt") != "txt" or not src.data or getattr(src, "error", None):
+        return None
+    import hashlib
+
+    entry = store.find_source(hashlib.sha256(src.data).hexdigest())
+    if entry is None:
+        return None
+    if build_index and not (store.releases_dir / entry["dir"] / "index").is_dir():
+        return None
+    return str(entry["effective_date"])
+
+
+def _publish(store: Store, result: ImportResult, force: bool = False) -> ImportResult:
+    if result.staged is not None and result.release is not None:
+        try:
+            result.stored = store.publish(result.release, result.staged, force=force)
+        except KeptRelease as e:
+            result.error = str(e)
+            result.kept = True
+        except CRSearchError as e:
+            result.error = str(e)
+        except OSError as e:
+            result.error = write_error(e, store.root)
+        result.staged = None
+    return result
+
+
+def reindex(store: Store, stored: StoredRelease) -> None:
+    """Rebuild the search index of one stored release, atomically."""
+    from crsearch.search import build
+
+    release = stored.release()
+    store.replace_index(stored, lambda path: build.build_index(release, path))

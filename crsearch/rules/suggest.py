@@ -1,0 +1,93 @@
+"""Every "did you mean": rule numbers near a missing one, names near a typo.
+
+One home for the choice, so ``rule``, ``toc``, ``history``, ``search``,
+``define`` and ``keyword`` suggest alike.  Rule numbers are suggested by
+what a judge mistypes (swapped or doubled characters) and by their
+neighbours in rule order under the nearest existing parent; anything else
+by spelling (``difflib``).  Standard library only; ``difflib`` is imported
+only when a name is misspelt, never on a lookup that succeeds.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Collection, Iterable, Sequence
+
+from crsearch.errors import BadInput
+from crsearch.rules import numbers
+
+#: Spelling similarity below which a name is not suggested at all.
+CUTOFF = 0.6
+
+
+def did_you_mean(typed: str, candidates: Iterable[str], limit: int = 5,
+                 cutoff: float = CUTOFF) -> list[str]:
+    """The candidates a user who typed ``typed`` most likely meant, best first.
+
+    A rule number is matched against rule numbers (typo fixes first, then
+    its neighbours in rule order); anything else, or a number that cannot
+    be read, by spelling with at least ``cutoff`` similarity.
+    """
+    pool = candidates if isinstance(candidates, Collection) else list(candidates)
+    try:
+        id = numbers.normalize(typed)
+    except BadInput:
+        id = ""
+    if id and any(c[:1].isdigit() for c in pool):
+        return _near_ids(id, pool, limit)
+    return [name for name, _ in ranked(typed, pool, limit, cutoff)]
+
+
+def ranked(typed: str, candidates: Iterable[str], limit: int = 5,
+           cutoff: float = CUTOFF) -> list[tuple[str, float]]:
+    """``(candidate, similarity)`` for the closest spellings, best first."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(typed)
+    scored = []
+    for cand in candidates:
+        matcher.set_seq1(cand)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            r = matcher.ratio()
+            if r >= cutoff:
+                scored.append((r, cand))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(cand, r) for r, cand in scored[:limit]]
+
+
+def _near_ids(id: str, pool: Collection[str], limit: int) -> list[str]:
+    known = pool if isinstance(pool, (set, frozenset, dict)) else set(pool)
+    out: list[str] = []
+    # Transposed characters ("702.91c" for "702.19c").
+    for i in range(len(id) - 1):
+        swapped = id[:i] + id[i + 1] + id[i] + id[i + 2:]
+        if swapped != id and swapped in known and swapped not in out:
+            out.append(swapped)
+    parent = numbers.parent(id)
+    while parent and parent not in known:
+        parent = numbers.parent(parent)
+    existing = _in_order(known)
+    keys = [numbers.sort_key(i) for i in existing]
+    pos = bisect.bisect_left(keys, numbers.sort_key(id))
+    near: Sequence[str] = existing[max(0, pos - 3):pos + 3]
+    if parent:
+        inside = [n for n in existing if n != parent and numbers.contains(parent, n)]
+        # The siblings just around where the missing id would stand.
+        at = bisect.bisect_left([numbers.sort_key(n) for n in inside], numbers.sort_key(id))
+        near = inside[max(0, at - 3):at + 3] or [parent]
+    for n in near:
+        if n not in out:
+            out.append(n)
+    return out[:limit]
+
+
+def _in_order(ids: Iterable[str]) -> list[str]:
+    out = []
+    for i in ids:
+        try:
+            numbers.sort_key(i)
+        except BadInput:
+            continue  # glossary ids and the like
+        out.append(i)
+    return sorted(out, key=numbers.sort_key)

@@ -1,0 +1,154 @@
+"""Questions asked before: rules questions that players asked in public,
+with the rules that answered them and where.
+
+``data/asked.json`` holds them (written by ``bench/learn_fusion.py
+--write-asked`` from the development questions of ``bench/``, in the
+project's own words, never a held-out question).  Their ids are numbered
+for the release they were checked against; each id carries a few of its
+text's rarest words, so that a release where the number means something
+else (before a renumbering) leaves it out.
+
+An index stores, beside its embeddings, the entries that hold for its
+release and each one's question vector (``embed.build``).  A new question
+then learns from the old ones like it: how many asked before were answered
+by a candidate, and how close the closest of them is.  ``search --why``
+shows that question and its source.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from operator import mul
+from typing import Any
+
+from crsearch.rules import numbers
+from crsearch.rules.model import GLOSSARY_PREFIX
+from crsearch.rules.text import words
+
+FILE = "asked.json"
+#: How many of an id's check words must be in a release's text for the id to hold.
+CHECK_SHARE = 0.75
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def well_formed(entry: Any) -> bool:
+    """An entry with a question, answer ids and a source, all text."""
+    return isinstance(entry, dict) and isinstance(entry.get("question"), str) \
+        and bool(entry["question"]) and _strings(entry.get("ids")) and bool(entry["ids"]) \
+        and isinstance(entry.get("source", ""), str)
+
+
+def load() -> list[dict[str, Any]]:
+    """The shipped entries (``question``, ``ids``, ``source``, ``check``);
+    a damaged entry is left out, and a missing or damaged file gives []
+    (questions then rank without them)."""
+    from crsearch.paths import data_dir
+
+    try:
+        with open(data_dir() / FILE, encoding="utf-8") as f:
+            entries = json.load(f)["questions"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if not isinstance(entries, list):
+        return []
+    out = []
+    for e in entries:
+        if well_formed(e):
+            check = e.get("check")
+            if not (isinstance(check, dict) and all(_strings(c) for c in check.values())):
+                check = {}
+            out.append(dict(e, check=check))
+    return out
+
+
+def doc_texts(docs: list[dict[str, Any]]) -> dict[str, str]:
+    """Each index document's words to check against (title and text), by id."""
+    return {d["id"]: f"{d.get('title', '')} {d.get('text', '')}" for d in docs}
+
+
+def check_words(text: str, df: dict[str, int], n: int = 4) -> list[str]:
+    """The ``n`` rarest words of ``text`` (``df``: documents per word), the
+    fingerprint that tells the same rule in another release."""
+    seen = sorted(set(words(text)), key=lambda w: (df.get(w, 0), w))
+    return seen[:n]
+
+
+def holds(id: str, check: list[str], texts: dict[str, str]) -> bool:
+    """``id`` exists in the release of ``texts`` and says what it said."""
+    text = texts.get(id)
+    if text is None:
+        return False
+    if not check:
+        return True
+    have = set(words(text))
+    return sum(w in have for w in check) >= math.ceil(CHECK_SHARE * len(check))
+
+
+def for_release(entries: list[dict[str, Any]], texts: dict[str, str]) -> list[dict[str, Any]]:
+    """The entries with the ids that hold in the release whose texts (by id)
+    are ``texts``; an entry left without ids is dropped."""
+    out = []
+    for e in entries:
+        checks = e.get("check") or {}
+        ids = [i for i in e["ids"] if holds(i, checks.get(i, []), texts)]
+        if ids:
+            out.append({"question": e["question"], "ids": ids, "source": e.get("source", "")})
+    return out
+
+
+def _is_subrule(id: str) -> bool:
+    return not id.startswith(GLOSSARY_PREFIX) and numbers.kind(id) == "subrule"
+
+
+def _rule(id: str) -> str:
+    return str(numbers.parent(id)) if _is_subrule(id) else id
+
+
+class Memory:
+    """The entries of one index and their question vectors."""
+
+    def __init__(self, entries: list[dict[str, Any]],
+                 row: Callable[[int], Sequence[float]]) -> None:
+        #: ``row(n)``: entry n's unit vector.
+        self.entries = entries
+        self._row = row
+        # By rule: an answer and a result meet under the same rule (a
+        # subrule's parent, else the id itself).
+        self._by_rule: dict[str, list[tuple[int, str, bool]]] = {}
+        for n, e in enumerate(entries):
+            for a in e["ids"]:
+                self._by_rule.setdefault(_rule(a), []).append((n, a, _is_subrule(a)))
+
+    def _matching(self, candidate: str) -> set[int]:
+        """The entries ``candidate`` answers as the bench scores a hit: the
+        same id, the rule of a subrule that answered, or a subrule of a rule
+        that answered (not a sibling subrule)."""
+        sub = _is_subrule(candidate)
+        return {n for n, a, a_sub in self._by_rule.get(_rule(candidate), ())
+                if a == candidate or not (sub and a_sub)}
+
+    def evidence(self, vec: Sequence[float], candidates: list[str],
+                 skip: AbstractSet[str] = frozenset()) -> dict[str, tuple[int, float, int]]:
+        """For each candidate answered before: how many asked, the best
+        similarity to ``vec`` and that entry's number.  Entries whose source
+        is in ``skip`` are left out (the bench leaves out the page a
+        question came from)."""
+        sims: dict[int, float] = {}
+        out: dict[str, tuple[int, float, int]] = {}
+        for c in candidates:
+            got = [n for n in self._matching(c)
+                   if not skip or self.entries[n].get("source", "") not in skip]
+            if not got:
+                continue
+            for n in got:
+                if n not in sims:
+                    sims[n] = sum(map(mul, vec, self._row(n)))
+            best = max(got, key=lambda n: sims[n])
+            out[c] = (len(got), sims[best], best)
+        return out

@@ -1,0 +1,275 @@
+"""The Whoosh-free files that answer common queries: writer and reader together.
+
+Written next to the Whoosh index at build time, read by ``FastBackend``:
+
+- ``fast.json``: the document numbers' ids, each word's stem, each stem's
+  document frequency in ``text``, and where the blocks below start;
+- ``fast-postings.jsonl``: for every stem that is not too common, every
+  document that has it with its BM25F score, summed over the boosted fields
+  exactly as the full-text query sums them;
+- ``fast-docs.jsonl``: the stored fields, one chapter per line;
+- ``fast-topics.jsonl`` and ``fast-cards.jsonl``: the judges' topics with
+  their cues stemmed, and the cards table's matching data, one line per first
+  letter (a query reads its words' letters only); ``fast.json`` says where
+  each line starts and the checksum of the data file each came from (a stale
+  or damaged copy is rebuilt in memory, never trusted).
+
+``FastBackend`` has the same small interface as ``index.WhooshBackend``
+(``stored``, ``doc_frequency``, ``doc_count``, ``candidates``), so the
+ranking in ``search.Engine`` does not care which one answers.  JSON and the
+standard library only: no Whoosh import on this path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from crsearch.rules.model import GLOSSARY_PREFIX
+from crsearch.rules.text import STOP_WORDS, words
+from crsearch.search.schema import FAST, FAST_DOCS, FAST_POSTINGS, FAST_TABLES
+
+
+def shard_of(id: str) -> str:
+    """Which block of ``fast-docs.jsonl`` holds the stored fields of ``id``."""
+    if id.startswith(GLOSSARY_PREFIX):
+        return "glossary"
+    head = id.split(".", 1)[0]
+    return head if "." in id else "heads"
+
+
+def title_stems(terms: dict[str, Any], stem) -> list[str]:
+    """The stems of every keyword, glossary term and chapter title."""
+    titles = {*terms["keywords"], *terms["chapters"], *terms["sections"],
+              *(n for g in terms["glossary"] for n in g["names"])}
+    return sorted({stem(w) for t in titles for w in words(t) if w not in STOP_WORDS})
+
+
+def ids_and_frequencies(searcher: Any) -> tuple[list[str], dict[str, int]]:
+    """Of a Whoosh searcher: each document number's rule id, and each stem's
+    document frequency in the text field (what BM25 scores are made of)."""
+    reader = searcher.reader()
+    docids = [""] * searcher.doc_count_all()
+    for docnum, fields in reader.iter_docs():
+        docids[docnum] = fields["id"]
+    df = {t.decode("utf-8"): reader.doc_frequency("text", t) for t in reader.lexicon("text")}
+    return docids, df
+
+
+def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> None:
+    """Precompute what common queries need, so they are answered without Whoosh."""
+    from whoosh import scoring
+    from whoosh.lang.porter import stem
+
+    from crsearch.search.schema import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT
+
+    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
+        reader = s.reader()
+        docids, df = ids_and_frequencies(s)
+        n = len(docids)
+        offsets: dict[str, list[int]] = {}
+        # Every stem of every boosted field, so that questions in a player's
+        # words (not only titles) are answered without Whoosh.
+        every = set(title_stems(terms, stem))
+        for field in FIELD_BOOSTS:
+            every.update(t.decode("utf-8") for t in reader.lexicon(field))
+        with open(path / FAST_POSTINGS, "wb") as f:
+            for st in sorted(every):
+                if df.get(st, 0) > COMMON * n:
+                    continue  # common words retrieve nothing: Whoosh does those
+                # One BM25 score per field: any field weights can be summed
+                # at query time (typed words and pasted passages weigh the
+                # fields differently).
+                per: dict[int, list[float]] = {}
+                for k, field in enumerate(FIELD_BOOSTS):
+                    if (field, st) not in reader:
+                        continue
+                    m = s.postings(field, st)
+                    while m.is_active():
+                        per.setdefault(m.id(), [0.0] * len(FIELD_BOOSTS))[k] = m.score()
+                        m.next()
+                line = json.dumps([list(per), *zip(*per.values())],
+                                  separators=(",", ":")).encode() + b"\n"
+                offsets[st] = [f.tell(), len(line)]
+                f.write(line)
+    stems: dict[str, str] = {}
+    shards: dict[str, list[list[Any]]] = {}
+    # The judges' topic cues too: a question matches them without loading
+    # the stemmer (a word missing here is stemmed at query time).
+    from crsearch.search.topics import cue_words
+
+    for w in cue_words():
+        stems[w] = stem(w)
+    for d in docs:
+        for w in words(d.get("text", "")) + words(d.get("title", "")):
+            if w not in stems:
+                stems[w] = stem(w)
+        shards.setdefault(shard_of(d["id"]), []).append(
+            [d["id"], d["kind"], d.get("title", ""), d.get("text", ""), d.get("parent", "")])
+    blocks: dict[str, list[int]] = {}
+    with open(path / FAST_DOCS, "wb") as f:
+        for key, rows in shards.items():
+            line = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+            blocks[key] = [f.tell(), len(line)]
+            f.write(line)
+    from crsearch.paths import data_digest
+    from crsearch.search.cardtopics import table as cards_table
+    from crsearch.search.cardtopics import table_by_letter
+    from crsearch.search.topics import Cues
+
+    # The topics and cards ready for a query: stemming 4,900 cues and indexing
+    # 3,600 card names took 50 ms of every search, and reading all of them 6 ms.
+    cards = cards_table()
+    ready = {"topics": Cues(stem, set(docids).__contains__).to_parts(),
+             "cards": table_by_letter(cards)}
+    tables: dict[str, Any] = {}
+    for what, (name, source) in FAST_TABLES.items():
+        parts: dict[str, list[int]] = {}
+        with open(path / name, "wb") as f:
+            for letter, part in ready[what].items():
+                line = json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+                parts[letter] = [f.tell(), len(line)]
+                f.write(line)
+            size = f.tell()
+        tables[what] = {"digest": data_digest(source), "parts": parts, "size": size}
+    tables["cards"]["longest"] = cards["longest"]
+    with open(path / FAST, "w", encoding="utf-8") as f:
+        json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
+                   "postings": offsets, "docs": blocks, "every_stem": True,
+                   "tables": tables}, f, ensure_ascii=False,
+                  separators=(",", ":"))
+
+
+def read_block(path: Path, where: list[int]) -> Any:
+    with open(path, "rb") as f:
+        f.seek(where[0])
+        return json.loads(f.read(where[1]))
+
+
+class FastBackend:
+    """The fast files of one index, read lazily block by block."""
+
+    name = "fast"
+
+    def __init__(self, index_dir: Path, meta: dict[str, Any]):
+        self.index_dir = Path(index_dir)
+        self.meta = meta
+        #: word -> stem for every word of the release (saves the stemmer).
+        self.stems: dict[str, str] = meta["stems"]
+        self._shards: dict[str, dict[str, dict[str, Any]]] = {}
+        self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
+
+    @classmethod
+    def open(cls, index_dir: Path, fmt: int) -> FastBackend | None:
+        """The fast files of ``index_dir``, or None when absent, damaged or old."""
+        try:
+            with open(Path(index_dir) / FAST, encoding="utf-8") as f:
+                meta = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(meta, dict) or meta.get("format") != fmt:
+            return None
+        return cls(index_dir, meta)
+
+    def table(self, what: str) -> TableParts | None:
+        """The ready copy of the topics or cards (``FAST_TABLES``), or None when
+        missing, damaged or made from another data file than the installed one."""
+        from crsearch.paths import data_digest
+
+        name, source = FAST_TABLES[what]
+        info = (self.meta.get("tables") or {}).get(what)
+        if not isinstance(info, dict) or info.get("digest") != data_digest(source):
+            return None
+        try:
+            if (self.index_dir / name).stat().st_size != info.get("size"):
+                return None
+        except OSError:
+            return None
+        return TableParts(self.index_dir / name, info)
+
+    def stored(self, id: str) -> dict[str, Any] | None:
+        key = shard_of(id)
+        shard = self._shards.get(key)
+        if shard is None:
+            where = self.meta["docs"].get(key)
+            rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
+            shard = self._shards[key] = {
+                r[0]: {"id": r[0], "kind": r[1], "title": r[2], "text": r[3], "parent": r[4]}
+                for r in rows}
+        return shard.get(id)
+
+    def doc_frequency(self, stem: str) -> int:
+        return self.meta["df"].get(stem, 0)
+
+    def doc_count(self) -> int:
+        return self.meta["n"]
+
+    def postings(self, stem: str) -> tuple[list[int], list[list[float]]] | None:
+        """(docnums, one list of BM25 scores per field of ``FIELD_BOOSTS``)
+        for ``stem``, or None when the fast files do not have it."""
+        got = self._postings.get(stem)
+        if got is None:
+            where = self.meta["postings"].get(stem)
+            if where is None:
+                if self.meta.get("every_stem") and stem not in self.meta["df"]:
+                    return [], []   # in no document at all
+                return None
+            row = read_block(self.index_dir / FAST_POSTINGS, where)
+            got = self._postings[stem] = (row[0], row[1:])
+        return got
+
+    def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
+                   filters: dict[str, str], limit: int) -> list[tuple[dict[str, Any], float]] | None:
+        """The top BM25F candidates, ranked as Whoosh ranks them (score, then
+        document number); None when this backend cannot answer (phrases,
+        filters, a stem not precomputed)."""
+        from crsearch.search.schema import FIELD_BOOSTS
+
+        if required or filters or not set(fields) <= set(FIELD_BOOSTS):
+            return None
+        boosts = [(k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields]
+        total: dict[int, float] = {}
+        for s in pick:
+            p = self.postings(s)
+            if p is None:
+                return None
+            docs, scores = p
+            for i, d in enumerate(docs):
+                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
+                v = 0.0
+                for k, b in boosts:
+                    v += scores[k][i] * b
+                total[d] = total.get(d, 0.0) + v
+        top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:limit]
+        docids = self.meta["docids"]
+        out = []
+        for d, v in top:
+            doc = self.stored(docids[d])
+            if doc is not None:
+                out.append((doc, v))
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class TableParts:
+    """One ready table of an index, read a letter at a time (``FAST_TABLES``)."""
+
+    def __init__(self, path: Path, info: dict[str, Any]):
+        self.path = path
+        self.info = info
+        self.letters: list[str] = sorted(info.get("parts") or {})
+        self._read: dict[str, Any] = {}
+
+    def part(self, letter: str) -> dict[str, Any] | None:
+        """The part of one first letter (None when there is none or it is unreadable)."""
+        if letter not in self._read:
+            where = self.info["parts"].get(letter)
+            try:
+                got = read_block(self.path, where) if where else None
+            except (OSError, ValueError):
+                got = None  # damaged since it was checked: that letter's hints are lost
+            self._read[letter] = got if isinstance(got, dict) else None
+        return self._read[letter]

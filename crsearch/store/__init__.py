@@ -1,0 +1,2 @@
+"""The data folder: imported releases on disk, written atomically, read fast,
+repaired, looked up by number."""

@@ -1,0 +1,323 @@
+"""Repairing a data directory: what ``crsearch repair`` checks and fixes.
+
+``store.py`` writes atomically, so an interrupted run never leaves a
+half-written file in view.  What it can leave behind is a staging folder of
+a dead process, a replaced release folder past its grace period or an index
+swap killed between its two renames; and files can be damaged from outside.
+This module finds and fixes those.  The store calls :func:`catalog_or_rebuild`
+and :func:`sweep` under its lock before it publishes a release;
+``Store.repair`` runs everything (:func:`repair_store`).  A rule lookup never
+imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from crsearch.errors import BadInput, DamagedStore, StoreError, reason
+from crsearch.rules.model import Release
+from crsearch.store.datadir import (
+    CATALOG,
+    DAMAGED,
+    DIR_NAME,
+    MANIFEST,
+    OWNER,
+    REPAIR,
+    RETIRED,
+    STAGING,
+    StoredRelease,
+    by_chapter,
+    catalog_entry,
+    file_digest,
+    meta_of,
+    read_json,
+    read_release_text,
+    retire,
+    valid_date,
+    write_json_atomic,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from crsearch.store.datadir import Store
+
+STAGING_GRACE = 3600  # seconds a staging folder of a live process is left alone
+RETIRE_GRACE = 600  # seconds a replaced release stays for readers that still hold it
+
+
+@dataclass(frozen=True)
+class IndexHooks:
+    """What repair needs from the search index, handed in by the caller so
+    that the store never imports the search: whether an index folder can be
+    read, and how to build one for a release into an empty folder."""
+
+    readable: Callable[[Path], bool]
+    build: Callable[[Release, Path], object]
+
+
+class RepairReport:
+    """What :meth:`Store.repair` found and did, one line per fact."""
+
+    def __init__(self) -> None:
+        self.releases = 0
+        self.fixed: list[str] = []
+        self.dropped: list[str] = []
+        self.removed: list[str] = []
+
+    def lines(self) -> list[str]:
+        return [*self.fixed, *self.dropped, *self.removed]
+
+
+def repair_store(store: Store, index: IndexHooks | None = None) -> RepairReport:
+    """Check every release folder, fix what can be fixed, rebuild the catalog.
+
+    Chapter files and ``meta.json`` are rewritten from ``release.json``; a
+    release whose ``release.json`` is damaged is set aside (renamed
+    ``.damaged-…``) and must be imported again.  A damaged search index is
+    rebuilt when ``index`` says how.
+    """
+    report = RepairReport()
+    with store.lock():
+        store.check_ours()
+        rebuild_catalog(store, report, index)
+        sweep(store, report)
+    return report
+
+
+def catalog_or_rebuild(store: Store) -> list[dict[str, Any]]:
+    """The catalog; rebuilt first if it is damaged, or missing beside releases.
+
+    The caller holds the store's lock.
+    """
+    try:
+        entries = store.catalog()
+    except DamagedStore:
+        entries = None
+    if entries is None or (not (store.root / CATALOG).exists() and _has_releases(store)):
+        rebuild_catalog(store, RepairReport())
+        entries = store.catalog()
+    return entries
+
+
+def _has_releases(store: Store) -> bool:
+    try:
+        return any(DIR_NAME.fullmatch(p.name) for p in store.releases_dir.iterdir())
+    except OSError:
+        return False
+
+
+def sweep(store: Store, report: RepairReport | None = None) -> None:
+    """Remove what crsearch left behind, and nothing else.
+
+    Only two kinds of folder are ever deleted: a staging folder whose
+    writer is gone, and one of our release folders that the catalog has
+    not listed for RETIRE_GRACE seconds.  Unknown folders are left alone.
+    The caller holds the store's lock.
+    """
+    rel = store.releases_dir
+    if not rel.is_dir():
+        return
+    known = {r["dir"] for r in store.catalog()}
+    now = time.time()
+    for p in rel.iterdir():
+        name = p.name
+        if name in known or not p.is_dir():
+            continue
+        gone = False
+        if name.startswith(STAGING):
+            gone = _abandoned(p)
+        elif DIR_NAME.fullmatch(name) and (p / "meta.json").is_file():
+            try:
+                since = float((p / RETIRED).read_text(encoding="ascii"))
+            except FileNotFoundError:
+                # Renamed into place but never listed (a killed import), or
+                # listed by a catalog since lost: start its grace period
+                # now; repair can still bring it back until it ends.
+                retire(p)
+                continue
+            except (OSError, ValueError):
+                since = 0.0
+            gone = now - since > RETIRE_GRACE
+        if gone:
+            shutil.rmtree(p, ignore_errors=True)
+            if report is not None:
+                report.removed.append(f"removed the leftover folder releases/{name}")
+    for p in store.root.glob(".catalog-*"):
+        p.unlink(missing_ok=True)
+    for name in known:
+        recover_index(rel / name)
+
+
+def rebuild_catalog(store: Store, report: RepairReport, index: IndexHooks | None = None) -> None:
+    """Check every release folder and write the catalog of those that are whole.
+
+    The caller holds the store's lock.
+    """
+    rel = store.releases_dir
+    try:
+        entries = store.catalog()
+    except DamagedStore as e:
+        report.fixed.append(f"rebuilt the damaged catalog from the release folders ({e})"
+                            .replace(f"; {REPAIR}", ""))
+        entries = []
+    listed = {r["dir"] for r in entries}
+    candidates: dict[str, list[tuple[int, float, Path]]] = {}
+    if rel.is_dir():
+        for p in rel.iterdir():
+            m = DIR_NAME.fullmatch(p.name)
+            if not m or not p.is_dir():
+                continue
+            # Prefer what the catalog listed, then live over retired, then newest.
+            rank = 2 if p.name in listed else (0 if (p / RETIRED).exists() else 1)
+            try:
+                mtime = (p / "meta.json").stat().st_mtime
+            except OSError:
+                mtime = 0.0
+            candidates.setdefault(m.group(1), []).append((rank, mtime, p))
+    fresh: list[dict[str, Any]] = []
+    for date in sorted(candidates):
+        try:
+            valid_date(date)
+        except BadInput:
+            continue
+        for _, _, p in sorted(candidates[date], reverse=True):
+            entry = _check_release(store, p, date, report, index)
+            if entry is None:
+                continue
+            fresh.append(entry)
+            (p / RETIRED).unlink(missing_ok=True)
+            for _, _, other in candidates[date]:
+                if other != p and other.exists() and not (other / RETIRED).exists():
+                    retire(other)
+            break
+    kept = {e["effective_date"] for e in fresh}
+    for old_entry in entries:
+        day = old_entry["effective_date"]
+        if day not in kept and not any(
+                line.startswith(f"release {day}:") for line in report.dropped):
+            report.dropped.append(f"release {day}: its folder is gone; import "
+                                  "it again with `crsearch update --from FILE`")
+    report.releases = len(fresh)
+    if fresh != entries or not (store.root / CATALOG).exists():
+        if fresh or entries or (store.root / CATALOG).exists():
+            store.write_catalog(fresh)
+
+
+def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
+                   hooks: IndexHooks | None = None) -> dict[str, Any] | None:
+    """The catalog entry of one release folder, fixing its small files."""
+    try:
+        name = StoredRelease(date, folder, {}).release_name
+        data = json.loads(read_release_text(folder / name))
+        release = Release.from_dict(data)
+        if release.effective_date != date or not release.rules:
+            raise ValueError("not the release its folder names")
+    except Exception as e:  # noqa: BLE001 - any damage means the same thing here
+        damaged = folder.with_name(DAMAGED + folder.name)
+        try:
+            os.replace(folder, damaged)
+        except OSError:
+            pass
+        report.dropped.append(
+            f"release {date}: the release file is damaged ({reason(e)}); set aside as "
+            f"releases/{damaged.name}: import it again with `crsearch update --from FILE`")
+        return None
+    stored = StoredRelease(date, folder, {})
+    try:
+        meta = stored.meta()
+        if meta != meta_of(release):
+            raise ValueError("out of date")
+    except (StoreError, ValueError):
+        write_json_atomic(folder / "meta.json", meta_of(release))
+        report.fixed.append(f"release {date}: rewrote meta.json")
+    chapters = by_chapter(release)
+    for chapter, rules in chapters.items():
+        p = folder / "chapters" / f"{chapter}.json"
+        try:
+            ok = read_json(p) == rules
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            p.parent.mkdir(exist_ok=True)
+            write_json_atomic(p, rules)
+            report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
+    recover_index(folder)
+    index = folder / "index"
+    if hooks is not None and index.exists() and not _index_ok(index, hooks):
+        store.replace_index_locked(StoredRelease(date, folder, {}),
+                                   lambda path: hooks.build(release, path))
+        report.fixed.append(f"release {date}: rebuilt the search index")
+    return catalog_entry(release, folder.name)
+
+
+def recover_index(folder: Path) -> None:
+    """Finish an index swap that was killed between its two renames."""
+    index, old = folder / "index", folder / ".index-old"
+    try:
+        if not index.exists() and old.is_dir():
+            os.replace(old, index)
+    except OSError:
+        return
+    _clean_index_leftovers(folder)
+
+
+def _clean_index_leftovers(folder: Path) -> None:
+    try:
+        leftovers = [p for p in folder.glob(".index-*") if p.is_dir()]
+    except OSError:
+        return
+    for p in leftovers:
+        if p.name == ".index-old":
+            if (folder / "index").exists():
+                shutil.rmtree(p, ignore_errors=True)
+        elif not (p / OWNER).exists() or _abandoned(p):
+            # Called only under the store's lock: an unmarked .index-* folder
+            # is a killed run's (or an older crsearch's), a marked one is
+            # removed once its writer is gone.
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _index_ok(index: Path, hooks: IndexHooks) -> bool:
+    try:
+        if not hooks.readable(index):
+            return False
+        if (index / MANIFEST).is_file():
+            want = read_json(index / MANIFEST)
+            return all(file_digest(index / name) == list(v) for name, v in want.items())
+        if (index / "fast.json").exists():
+            read_json(index / "fast.json")
+    except Exception:  # noqa: BLE001 - damaged, whatever the kind
+        return False
+    return True
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, someone else's
+        return True
+    return True
+
+
+def _abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
+    """True for our own temporary folder whose writer is gone (or very old)."""
+    try:
+        pid = int((folder / OWNER).read_text(encoding="ascii").strip() or 0)
+    except (OSError, ValueError):
+        return False  # not ours (or not yet marked): never delete it
+    try:
+        age = time.time() - folder.stat().st_mtime
+    except OSError:
+        return False
+    return not _pid_alive(pid) or age > grace

@@ -1,0 +1,173 @@
+"""Questions asked before (crsearch/asked.py, data/asked.json)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from crsearch.search import asked, fusion
+from crsearch.search.asked import Memory
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _questions(held_out: bool) -> list[dict]:
+    """Every set's held-out (or development) questions."""
+    return [q for path in sorted(BENCH.glob("real_questions*.json"))
+            for q in json.loads(path.read_text())["questions"] if bool(q.get("holdout")) == held_out]
+
+
+def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release):
+    entries = asked.load()
+    assert len(entries) >= 280
+    dev, held = _questions(False), _questions(True)
+    assert sorted((e["question"], e["source"]) for e in entries) \
+        == sorted((q["query"], q["source"]) for q in dev)
+    assert held and not {q["query"] for q in held} & {e["question"] for e in entries}
+    assert all(e["source"].startswith("http") for e in entries)
+    # The sets collected later share no page with them; a page the held-out
+    # third shares with development questions stays, and the bench leaves
+    # it out per question (Engine.asked_skip).
+    later = {q["source"] for path in ("real_questions_fresh.json", "real_questions_late.json")
+             for q in json.loads((BENCH / path).read_text())["questions"]}
+    assert later and not later & {e["source"] for e in entries}
+    ids = {r.id for r in latest_release.rules}
+    assert all(set(e["ids"]) <= ids and set(e["check"]) == set(e["ids"]) for e in entries)
+    assert all(1 <= len(words) <= 4 for e in entries for words in e["check"].values())
+
+
+def test_the_shipped_file_is_what_the_bench_writes(latest_release, monkeypatch, tmp_path):
+    """data/asked.json is current: bench/learn_fusion.py --write-asked
+    writes it again byte for byte from today's development questions."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import learn_fusion
+
+    monkeypatch.setattr(learn_fusion, "build_store", lambda date: (None, latest_release, 0.0))
+    monkeypatch.setattr(learn_fusion, "ASKED", tmp_path / "asked.json")
+    assert learn_fusion.write_asked("2026-08-07") == len(asked.load())
+    shipped = Path(asked.__file__).resolve().parents[2] / "data" / "asked.json"
+    assert (tmp_path / "asked.json").read_bytes() == shipped.read_bytes()
+
+
+def test_an_id_holds_only_where_its_text_says_the_same():
+    entries = [{"question": "q1", "ids": ["702.19b", "702.2c"], "source": "http://a",
+                "check": {"702.19b": ["trample", "excess", "lethal", "assign"],
+                          "702.2c": ["deathtouch", "nonzero"]}},
+               {"question": "q2", "ids": ["999.1"], "source": "http://b", "check": {}}]
+    texts = {"702.19b": "Trample: assign lethal damage, the excess to the player",
+             "702.2c": "Flying: a creature with flying can't be blocked except..."}
+    got = asked.for_release(entries, texts)
+    # 702.2c means something else here, 999.1 does not exist: q2 goes.
+    assert got == [{"question": "q1", "ids": ["702.19b"], "source": "http://a"}]
+    # Three of four check words are enough (a reworded rule still holds).
+    assert asked.holds("702.19b", ["trample", "excess", "lethal", "zzz"], texts)
+    assert not asked.holds("702.19b", ["trample", "yyy", "lethal", "zzz"], texts)
+
+
+def test_renumbered_releases_keep_fewer_questions(latest_release):
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.search.build import documents
+
+    archive = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive"
+    old = release_from_bytes((archive / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
+    entries = asked.load()
+    now = asked.for_release(entries, asked.doc_texts(documents(latest_release)))
+    then = asked.for_release(entries, asked.doc_texts(documents(old)))
+    assert len(now) == len(entries)
+    assert 0 < len(then) < len(entries) * 0.8
+    # 702.19b was a banding rule in 2010 (trample was 702.17): not kept.
+    assert not any("702.19b" in e["ids"] for e in then)
+
+
+def test_memory_matches_answers_like_the_bench_scores_a_hit():
+    vecs = {0: (1.0, 0.0), 1: (0.0, 1.0), 2: (0.6, 0.8)}
+    entries = [{"question": "trample?", "ids": ["702.19b"], "source": "http://a"},
+               {"question": "counters?", "ids": ["122.2"], "source": "http://b"},
+               {"question": "glossary", "ids": ["glossary:dies"], "source": "http://c"}]
+    memory = Memory(entries, lambda n: vecs[n])
+    got = memory.evidence([1.0, 0.0], ["702.19b", "702.19", "702.19c", "122", "122.2a",
+                                       "glossary:dies", "glossary:trample", "100.1"])
+    assert got["702.19b"] == (1, 1.0, 0)   # the answer itself
+    assert got["702.19"] == (1, 1.0, 0)    # the rule of a subrule that answered
+    assert "702.19c" not in got            # a sibling did not answer it
+    assert got["122.2a"] == (1, 0.0, 1)    # a subrule of a rule that answered
+    assert "122" not in got                # the section is too broad
+    assert got["glossary:dies"][2] == 2 and "glossary:trample" not in got and "100.1" not in got
+    # The bench leaves out a question's own page.
+    assert "702.19b" not in memory.evidence([1.0, 0.0], ["702.19b"], {"http://a"})
+
+
+def test_the_fusion_rows_carry_the_questions_asked_before():
+    rows = fusion.features({}, {"702.19b": 2.0, "702.19": 1.0}, {}, {},
+                           {"702.19b": (3, 0.8, 0)})
+    row = dict(zip(fusion.FEATURES, rows["702.19b"]))
+    assert row["asked"] == pytest.approx(math.log1p(3)) and row["asked_best"] == 0.8
+    other = dict(zip(fusion.FEATURES, rows["702.19"]))
+    assert other["asked"] == other["asked_best"] == 0.0
+
+
+def test_an_index_stores_them_and_a_question_uses_them(indexed_data_dir):
+    from crsearch.search.engine import Engine
+    from crsearch.store.datadir import Store
+
+    engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir)
+    question = ("Ghave gets bounced with Unsummon. Do the +1/+1 counters make it die "
+                "as a 0/0 instead of going back to my hand?")
+    result = engine.search(question, 5)
+    vectors = engine.vectors()
+    assert len(vectors.asked) == len(asked.load())
+    col = fusion.FEATURES.index("asked_best")
+    assert max(row[col] for row in engine.last_features.values()) > 0.6
+    seen = [h.why["asked"] for h in result.results if "asked" in h.why]
+    assert seen and any("Ghave" in a["question"] for a in seen)
+    # Every page left out: the feature is silent.
+    engine.asked_skip = {e["source"] for e in vectors.asked}
+    engine.search(question, 5)
+    assert max(row[col] for row in engine.last_features.values()) == 0.0
+
+
+def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, tmp_path):
+    monkeypatch.setattr("crsearch.paths.data_dir", lambda: tmp_path)
+    assert asked.load() == []
+    for bad in ("{not json", "[]", '{"questions": 5}'):
+        (tmp_path / "asked.json").write_text(bad, encoding="utf-8")
+        assert asked.load() == []
+    good = {"question": "q", "ids": ["702.19b"], "source": "http://a",
+            "check": {"702.19b": ["trample"]}}
+    damaged = [{"question": "q"}, 3, "x", {"question": 5, "ids": ["1"]},
+               {"question": "q", "ids": "702.19b"}, {"question": "q", "ids": [7]},
+               {"question": "q", "ids": ["1"], "source": None}]
+    (tmp_path / "asked.json").write_text(json.dumps(
+        {"questions": [*damaged, good, dict(good, check=["trample"]),
+                       dict(good, check={"702.19b": [["x"]]})]}), encoding="utf-8")
+    got = asked.load()
+    # The damaged entries go; a damaged check is no check.
+    assert got == [good, dict(good, check={}), dict(good, check={})]
+    assert asked.for_release(got, {"702.19b": "trample"})[0]["ids"] == ["702.19b"]
+
+
+@pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],
+                                 [{"question": "q", "ids": None, "source": "s"}],
+                                 [{"question": "q", "ids": ["zzz"], "source": "s"}],
+                                 [{"question": 5, "ids": ["702.19b"], "source": "s"}]])
+def test_damaged_questions_in_an_index_mean_no_embeddings_not_a_traceback(
+        indexed_data_dir, tmp_path, bad):
+    import shutil
+
+    from crsearch.search import semantic as embed
+    from crsearch.search.engine import Engine
+    from crsearch.store.datadir import Store
+
+    index = tmp_path / "index"
+    shutil.copytree(Store(indexed_data_dir).pick("2026-08-07").index_dir, index)
+    meta = json.loads((index / embed.META).read_text(encoding="utf-8"))
+    meta["asked"] = bad
+    (index / embed.META).write_text(json.dumps(meta), encoding="utf-8")
+    engine = Engine(index)
+    result = engine.search("my trampler is blocked by a deathtouch creature, what now?", 5)
+    assert result.results and engine.vectors() is None
+    assert "damaged" in (engine.vectors_problem or "")
+    assert any(n.startswith("semantic ranking off") for n in result.notes)

@@ -1,0 +1,451 @@
+"""Rule pages, community anchors, every release, what changed, the JSON API and
+offline files of the static site.
+
+Three small synthetic releases (the mini fixture and two variants: a changed,
+an added and a renumbered rule, then a release with markup in its text) are
+built with ``--all``; the real 2026-08-07 release checks rule pages, anchors
+and the JSON API against the CLI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from crsearch.site import build as site
+from crsearch.site import offline as site_offline
+
+V1, V2, V3 = "2031-03-03", "2031-06-01", "2031-09-01"
+MARKUP = "<script>alert('x')</script>"
+
+
+def soup_of(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_bytes(), "html.parser")
+
+
+def _variant(text: str, date: str, swaps: list[tuple[str, str]]) -> bytes:
+    text = text.replace("March 3, 2031", {V2: "June 1, 2031", V3: "September 1, 2031"}[date])
+    for old, new in swaps:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text.encode("utf-8")
+
+
+# v2: 100.2 reworded; a new keyword 201.2 "Zip" pushes Zoom from 201.2 to 201.3.
+V2_SWAPS = [
+    ("starts with a pile of invented cards", "starts with a stack of invented cards"),
+    ("201.2. Zoom\n\n201.2a Zoom is a keyword move that moves a widget. See rule 201.1a.",
+     "201.2. Zip\n\n201.2a Zip is a keyword move that makes a widget hum.\n\n"
+     "201.3. Zoom\n\n201.3a Zoom is a keyword move that moves a widget. See rule 201.1a."),
+]
+# v3: markup in a rule, an example and a glossary term must stay text.
+V3_SWAPS = V2_SWAPS + [
+    ("100.4. A widget rule with a gap before its example.",
+     f"100.4. A widget rule with a gap before its example {MARKUP} and <b>bold</b> & more."),
+    ("Example: Ann sets a widget aside before she plays.",
+     "Example: Ann types <img src=x onerror=alert(1)> before she plays."),
+    ("Zonk\nA term", "<i>Tag</i>\nA term with <em>markup</em>. See rule 100.4.\n\nZonk\nA term"),
+]
+
+
+@pytest.fixture(scope="module")
+def trio(mini_bytes):
+    from crsearch.ingest.pipeline import release_from_bytes
+
+    text = mini_bytes.decode("utf-8")
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(text, V2, V2_SWAPS), "mini_v2.txt")
+    v3 = release_from_bytes(_variant(text, V3, V3_SWAPS), "mini_v3.txt")
+    assert [r.effective_date for r in (v1, v2, v3)] == [V1, V2, V3]
+    return v1, v2, v3
+
+
+@pytest.fixture(scope="module")
+def all_site(tmp_path_factory, trio) -> Path:
+    out = tmp_path_factory.mktemp("all") / "site"
+    site.build_all(list(trio), out)  # with the search files
+    return out
+
+
+# -- rule pages -------------------------------------------------------------------
+
+def test_every_rule_of_the_latest_release_has_its_own_page(all_site, trio):
+    latest = trio[2]
+    for r in latest.rules:
+        page = soup_of(all_site / f"{r.id}.html")
+        assert page.find(id=r.id) is not None, r.id
+        assert page.find("link", rel="manifest")["href"] == "manifest.webmanifest"
+    # Older releases are lighter: chapters, no rule pages.
+    assert (all_site / V1 / "100.html").is_file()
+    assert not (all_site / V1 / "100.2.html").exists()
+
+
+def test_a_rule_page_shows_its_chapter_parent_subrules_and_links(all_site):
+    s = soup_of(all_site / "101.2a.html")
+    crumbs = [li.get_text(" ", strip=True) for li in s.select("header nav.crumbs li")]
+    assert crumbs == ["Contents", "1. Test Concepts", "101. Widgets",
+                      "101.2. Widgets have parts. See rules …", "101.2a"]
+    assert s.select_one("header nav.crumbs a[href='101.2.html']") is not None
+    context = s.select_one(".rule-context")
+    assert context.find("a", href="101.html#101.2a").get_text() == "Read in chapter 101"
+    assert context.find("a", href=f"api/{V3}/rules/101.2a.json") is not None
+    parent = soup_of(all_site / "101.2.html")
+    shown = [h["id"] for h in parent.select(".rule-body article .num")]
+    assert shown[:3] == ["101.2", "101.2a", "101.2b"] and shown[-1] == "101.2p"
+
+
+def test_cites_and_cited_by_carry_titles_and_collapse_beyond_five(all_site):
+    s = soup_of(all_site / "101.2.html")
+    cites = [(a["href"], a.get_text(" ", strip=True)) for a in s.select("#cites ~ ul.refs a")]
+    assert ("100.1a.html", "100.1a A two-player test game has two imaginary players.") in cites
+    by = soup_of(all_site / "100.1b.html").select_one("section[aria-labelledby=cited-by]")
+    assert by.find("a", href="glossary.html#g-team-teammate").get_text(" ", strip=True) == "Glossary Team, Teammate"
+    assert by.find("details") is None  # two entries: nothing to fold
+
+
+def test_real_rule_page_folds_a_long_cited_by_list(latest_site, latest_release):
+    s = soup_of(latest_site / "601.2b.html")
+    section = s.select_one("section[aria-labelledby=cited-by]")
+    visible = section.find("ul", recursive=False).find_all("li")
+    folded = section.select("details.more li")
+    rule = next(r for r in latest_release.rules if r.id == "601.2b")
+    assert len(visible) == 5 and len(visible) + len(folded) == len(set(rule.cited_by)) > 40
+    assert visible[0].find(class_="ref-num") is not None
+    crumbs = [li.get_text(" ", strip=True) for li in s.select("header nav.crumbs li")]
+    assert crumbs[1:3] == ["6. Spells, Abilities, and Effects", "601. Casting Spells"]
+
+
+def test_real_chapter_pages_carry_community_anchor_aliases(latest_site, latest_release):
+    s = soup_of(latest_site / "702.html")
+    art = s.find(id="R70219c")
+    assert art.name == "article" and art.find(class_="num")["id"] == "702.19c"
+    assert art.find(class_="num").a["href"] == "702.19c.html"
+    ids = [el["id"] for el in s.find_all(id=True)]
+    assert len(ids) == len(set(ids))
+    assert site.anchor_alias("702.19c") == "R70219c"
+    # Chapter pages still read back into the same rules (update --from site/).
+    from crsearch.ingest.htmlread import read_site
+
+    back = read_site(latest_site)
+    assert [r.id for r in back.rules] == [r.id for r in latest_release.rules]
+
+
+def test_header_is_sticky_and_holds_search_and_breadcrumbs(latest_site):
+    s = soup_of(latest_site / "702.html")
+    header = s.find("header", class_="top")
+    assert header.find("form", role="search") and header.find("nav", class_="crumbs")
+    css = (latest_site / "site.css").read_text(encoding="utf-8")
+    assert re.search(r"\.top \{ position: sticky; top: 0;", css)
+    assert "scroll-margin-top" in css
+
+
+# -- every release ----------------------------------------------------------------
+
+def test_all_puts_the_latest_at_the_root_and_older_under_their_date(all_site):
+    for date, folder in ((V3, all_site), (V2, all_site / V2), (V1, all_site / V1)):
+        home = soup_of(folder / "index.html")
+        assert home.find("meta", attrs={"name": "crsearch-effective-date"})["content"] == date
+        switch = home.select_one(".release-switch")
+        assert switch["data-current"] == date and switch["data-latest"] == V3
+        assert switch.find("a")["href"] == ("releases.html" if folder == all_site else "../releases.html")
+    script = (all_site / "releases.js").read_text(encoding="utf-8")
+    assert json.loads(script[script.index("=") + 1:].rstrip().rstrip(";")) == [V3, V2, V1]
+    table = soup_of(all_site / "releases.html").select("table.release-table tbody tr")
+    assert [tr.find("a")["href"] for tr in table] == ["index.html", f"{V2}/index.html", f"{V1}/index.html"]
+
+
+def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
+    page = soup_of(all_site / V2 / "changes.html")
+    changed = page.find(id="c-100.2")
+    assert [d.get_text() for d in changed.find_all("del")] == ["pile"]
+    assert [i.get_text() for i in changed.find_all("ins")] == ["stack"]
+    added = page.find(id="c-201.2")
+    assert "op-added" in added["class"] and "Zip" in added.get_text()
+    moved = page.find(id="c-201.3")
+    assert "op-moved" in moved["class"]
+    head = moved.select_one(".change-head").get_text(" ", strip=True)
+    assert head.startswith("201.2 → 201.3 renumbered") and "201.2a → 201.3a" in head
+    assert moved.find("a", class_="old-link")["href"] == f"../{V1}/201.html#201.2"
+    # Linked from the home page and from each changed rule of that release.
+    home = soup_of(all_site / V2 / "index.html")
+    assert home.select_one(".release-links a")["href"] == "changes.html"
+    chapter = soup_of(all_site / V2 / "100.html")
+    note = chapter.find(id="100.2").parent.select_one(".changed-note a")
+    assert note["href"] == "changes.html#c-100.2"
+    assert chapter.find(id="100.1").parent.select_one(".changed-note") is None
+    assert not (all_site / V1 / "changes.html").exists()
+
+
+def test_rule_pages_show_their_history_following_renumbering(all_site):
+    s = soup_of(all_site / "201.3a.html")
+    rows = s.select("section.history li")
+    assert [r.get("class")[0] for r in rows] == ["h-present", "h-moved"]
+    assert rows[0].a["href"] == f"{V1}/201.html#201.2a"
+    assert "201.2a → 201.3a renumbered" in rows[1].get_text(" ", strip=True)
+    assert rows[1].find("a", class_="h-changes")["href"] == f"{V2}/changes.html#c-201.3a"
+    changed = soup_of(all_site / "100.2.html").select("section.history li")
+    assert [d.get_text() for d in changed[1].find_all("del")] == ["pile"]
+    assert soup_of(all_site / "100.2.html").select_one(".rule-context a[href='#history']")
+
+
+def test_all_build_is_byte_identical(tmp_path, trio, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    a, b = tmp_path / "a", tmp_path / "b"
+    site.build_all(list(trio), a, search=False)
+    site.build_all(list(reversed(trio)), b, search=False)
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    assert all((a / f).read_bytes() == (b / f).read_bytes() for f in files)
+
+
+# -- JSON API ---------------------------------------------------------------------
+
+def _cli(*args: str, data_dir: Path):
+    from crsearch.cli.main import cli
+
+    return CliRunner().invoke(cli, list(args), env={"CRSEARCH_DATA": str(data_dir)})
+
+
+@pytest.fixture(scope="module")
+def real_cli_site(tmp_path_factory, latest_data_dir) -> Path:
+    out = tmp_path_factory.mktemp("cli-site") / "site"
+    r = _cli("site", "build", str(out), "--no-search", data_dir=latest_data_dir)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.mark.parametrize("id", ["702.19c", "702.19", "601.2b", "100.1", "119.1d", "510.1c"])
+def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
+    r = _cli("rule", id, "--no-children", "--json", data_dir=latest_data_dir)
+    assert r.exit_code == 0, r.output
+    expected = json.loads(r.output)[0]
+    got = json.loads((real_cli_site / "api" / "2026-08-07" / "rules" / f"{id}.json").read_text())
+    assert got == expected
+    assert list(got) == ["id", "kind", "title", "text", "examples", "references", "cited_by", "release"]
+
+
+def test_api_chapter_glossary_and_index_equal_the_cli(real_cli_site, latest_data_dir):
+    api = real_cli_site / "api"
+    r = _cli("rule", "702", "--json", data_dir=latest_data_dir)
+    assert json.loads((api / "2026-08-07" / "chapters" / "702.json").read_text()) == json.loads(r.output)
+    glossary = json.loads((api / "2026-08-07" / "glossary.json").read_text())
+    r = _cli("define", "trample", "--json", data_dir=latest_data_dir)
+    assert json.loads(r.output) in glossary
+    index = json.loads((api / "releases.json").read_text())
+    assert [row["effective_date"] for row in index] == ["2026-08-07"]
+    r = _cli("releases", "--json", data_dir=latest_data_dir)
+    cli_row = next(x for x in json.loads(r.output) if x["effective_date"] == "2026-08-07")
+    assert {k: v for k, v in cli_row.items() if k != "dir"} == {
+        k: v for k, v in index[0].items() if k not in ("api", "site")}
+    doc = soup_of(real_cli_site / "api.html")
+    assert doc.find("a", href="api/2026-08-07/glossary.json") is not None
+    assert doc.find("a", href="api/releases.json") is not None
+
+
+def test_api_of_every_release_has_chapters_and_the_latest_has_rules(all_site):
+    index = json.loads((all_site / "api" / "releases.json").read_text())
+    assert [(x["effective_date"], x["current"], x["site"]) for x in index] == [
+        (V3, True, "../index.html"), (V2, False, f"../{V2}/index.html"),
+        (V1, False, f"../{V1}/index.html")]
+    for date in (V1, V2, V3):
+        chapter = json.loads((all_site / "api" / date / "chapters" / "201.json").read_text())
+        assert chapter[0]["id"] == "201" and all(x["release"] == date for x in chapter)
+    assert (all_site / "api" / V3 / "rules" / "201.3a.json").is_file()
+    assert not (all_site / "api" / V2 / "rules").exists()
+
+
+# -- markup stays text ------------------------------------------------------------
+
+def test_markup_in_a_release_stays_text_everywhere(all_site, trio):
+    rule = soup_of(all_site / "100.4.html")
+    chapter = soup_of(all_site / "100.html")
+    for s in (rule, chapter):
+        assert s.find("script", string=re.compile("alert")) is None
+        assert s.find("b") is None and s.find("img") is None
+        body = s.find(id="100.4").parent
+        assert MARKUP in body.select_one("p.t").get_text()
+        assert "<img src=x onerror=alert(1)>" in body.select_one("aside.example").get_text()
+    glossary = soup_of(all_site / "glossary.html")
+    assert glossary.find("i") is None and glossary.find("em") is None
+    assert any(h.get_text(strip=True) == "<i>Tag</i>" for h in glossary.select("div.term h2"))
+    changes = soup_of(all_site / "changes.html")
+    assert changes.find("script", string=re.compile("alert")) is None
+    assert changes.find("img") is None and changes.find("b") is None
+    assert MARKUP in changes.find(id="c-100.4").get_text()
+    # JSON API and search data: the text as it is, JSON-encoded.
+    api = json.loads((all_site / "api" / V3 / "rules" / "100.4.json").read_text())
+    assert MARKUP in api["text"]
+    strings = [t for path in _search_data(all_site) for t in _strings(path)]
+    assert "<i>Tag</i>" in strings or any("<i>Tag</i>" in t for t in strings)
+    # The service worker's list holds file names only, never text.
+    for url, _hash in _precache(all_site):
+        assert re.fullmatch(r"[A-Za-z0-9._/-]+", url), url
+
+
+def _search_data(folder: Path) -> list[Path]:
+    """The files the build writes for search (terms.js, or a search/ folder)."""
+    found = [p for p in [folder / "terms.js"] if p.is_file()]
+    if (folder / "search").is_dir():
+        found += sorted(p for p in (folder / "search").rglob("*") if p.suffix in (".js", ".json"))
+    assert found, "no search data"
+    return found
+
+
+def _strings(path: Path) -> list[str]:
+    """Every string in a JSON file, or in a script ``window.X = <JSON>;``."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".js":
+        # "window.X = <JSON>;" or "(window.X=window.X||{})["key"]=<JSON>;"
+        start = text.index('"]=') + 3 if '"]=' in text.split("\n", 1)[0][:120] else text.index("=") + 1
+        text = text[start:].rstrip().rstrip(";")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    out: list[str] = []
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.append(x)
+        elif isinstance(x, dict):
+            stack += list(x.keys()) + list(x.values())
+        elif isinstance(x, list):
+            stack += x
+    return out
+
+
+# -- offline and installable ------------------------------------------------------
+
+def _precache(folder: Path) -> list[list[str]]:
+    sw = (folder / "sw.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"var PRECACHE = (\[.*?\]);\n", sw).group(1))
+
+
+def test_service_worker_precaches_every_root_page_with_content_hashes(all_site):
+    entries = _precache(all_site)
+    urls = {u for u, _ in entries}
+    pages = {p.name for p in all_site.glob("*.html")}
+    assert pages <= urls and {"glossary.html", "search.html", "site.css",
+                              "manifest.webmanifest", "icons/icon-192.png"} <= urls
+    assert {p.relative_to(all_site).as_posix() for p in _search_data(all_site)} <= urls
+    assert not any(u.startswith(("api/", V1, V2)) or u == "sw.js" for u in urls)
+    for url, h in entries:
+        assert h == hashlib.sha256((all_site / url).read_bytes()).hexdigest()[:16]
+
+
+def test_a_rebuild_changes_only_the_hashes_of_changed_files(tmp_path, trio):
+    v1, v2, _ = trio
+    a, b = tmp_path / "a", tmp_path / "b"
+    site.build(v1, a, search=False)
+    site.build(v2, b, search=False)
+    old, new = dict(_precache(a)), dict(_precache(b))
+    version = re.compile(r'var VERSION = "(\w+)"')
+    assert version.search((a / "sw.js").read_text()).group(1) != version.search(
+        (b / "sw.js").read_text()).group(1)
+    assert old["site.css"] == new["site.css"]
+    assert old["100.2.html"] != new["100.2.html"]
+
+
+def test_manifest_and_icons_make_the_site_installable(all_site):
+    m = json.loads((all_site / "manifest.webmanifest").read_text())
+    assert m["display"] == "standalone" and m["start_url"] == "./index.html" and m["name"]
+    sizes = set()
+    for icon in m["icons"]:
+        data = (all_site / icon["src"]).read_bytes()
+        if icon["type"] == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert f"{w}x{h}" == icon["sizes"]
+            sizes.add(w)
+        else:
+            assert data.startswith(b"<svg")
+    assert {192, 512} <= sizes
+    older = soup_of(all_site / V1 / "index.html")
+    assert older.find("link", rel="manifest")["href"] == "../manifest.webmanifest"
+
+
+def test_png_icon_decodes_to_its_size():
+    import struct
+    import zlib
+
+    data = site_offline.png_icon(48)
+    idat = data[data.index(b"IDAT") + 4:]
+    raw = zlib.decompress(idat[:struct.unpack(">I", data[data.index(b"IDAT") - 4:data.index(b"IDAT")])[0]])
+    assert len(raw) == 48 * (1 + 48 * 3)
+
+
+# -- command line -----------------------------------------------------------------
+
+def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
+
+    v1, v2, v3 = trio
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "mini_cr.txt").read_text(encoding="utf-8")
+    sources = [Source("v1.txt", text.encode()), Source("v2.txt", _variant(text, V2, V2_SWAPS))]
+    results = import_sources(sources, Store(tmp_path / "data"), build_index=False)
+    assert all(r.error is None for r in results)
+    out = tmp_path / "out"
+    r = _cli("site", "build", str(out), "--all", "--no-search", data_dir=tmp_path / "data")
+    assert r.exit_code == 0, r.output
+    assert "2 releases" in r.output and "MB" in r.output
+    assert (out / V1 / "index.html").is_file() and (out / "changes.html").is_file()
+    r = _cli("site", "build", str(tmp_path / "none"), "--all", data_dir=tmp_path / "empty")
+    assert r.exit_code == 3 and "no releases imported" in r.output and "Traceback" not in r.output
+
+
+def test_build_all_refuses_two_releases_of_one_date(tmp_path, trio):
+    with pytest.raises(Exception, match="share one effective date"):
+        site.build_all([trio[0], trio[0]], tmp_path / "x", search=False)
+    assert not (tmp_path / "x").exists()
+    assert os.listdir(tmp_path) == []
+
+
+def test_rule_pages_have_no_broken_link_or_anchor(latest_site):
+    import urllib.parse
+
+    ids: dict[str, set[str]] = {}
+
+    def ids_of(name: str) -> set[str]:
+        if name not in ids:
+            ids[name] = {el["id"] for el in soup_of(latest_site / name).find_all(id=True)}
+        return ids[name]
+
+    broken, checked = [], 0
+    for path in sorted(latest_site.glob("*.*.html")):
+        s = soup_of(path)
+        for a in s.find_all("a", href=True):
+            parts = urllib.parse.urlsplit(a["href"])
+            if parts.scheme or parts.netloc:
+                continue
+            target = parts.path or path.name
+            checked += 1
+            if not (latest_site / target).is_file():
+                broken.append((path.name, a["href"]))
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in ids_of(target):
+                broken.append((path.name, a["href"]))
+    assert broken == []
+    assert checked > 50000
+
+
+def test_site_histories_agree_with_crsearch_history(trio):
+    from crsearch.changes.history import rule_history
+    from crsearch.site import changes as site_changes
+
+    chain = site_changes.compare_all(list(trio))
+    histories = site_changes.histories(chain, trio[2])
+    assert set(histories) == {r.id for r in trio[2].rules}
+    for id, entries in histories.items():
+        expected = [(e.date, e.event, e.id, e.old_id) for e in rule_history(list(trio), id)]
+        assert [(e.date, e.event, e.id, e.old_id) for e in entries] == expected, id
+    assert [e.event for e in histories["201.3a"]] == ["present", "moved"]
+    assert [e.event for e in histories["201.2a"]] == ["added"]

@@ -1,0 +1,334 @@
+"""The data directory: atomic writes, release by date, fast partial loads."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError
+from crsearch.rules.model import Release
+from crsearch.store.datadir import Store, mark_owner, normalize_date, valid_date
+
+
+def test_saved_release_loads_back_identically(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    assert stored.release().to_dict() == mini_release.to_dict()
+    assert [r.id for r in stored.chapter_rules("201")][:2] == ["201.1", "201.1a"]
+    assert stored.meta()["counts"] == mini_release.counts()
+
+
+def test_pick_chooses_the_release_in_effect_on_a_date(latest_data_dir):
+    store = Store(latest_data_dir)
+    assert store.pick().effective_date == "2026-08-07"
+    assert store.pick("2026-07-01").effective_date == "2026-06-19"
+    assert store.pick("2026-08-07").effective_date == "2026-08-07"
+    assert store.pick("2027").effective_date == "2026-08-07"
+    with pytest.raises(NotFound):
+        store.pick("2020-01-01")
+
+
+def test_empty_store_says_what_to_do(tmp_path):
+    with pytest.raises(NoData, match="crsearch update") as e:
+        Store(tmp_path).pick()
+    assert e.value.exit_code == 3
+
+
+@pytest.mark.parametrize("bad", ["yesterday", "2026-13-01", "26-1-1", "2026-02-40"])
+def test_bad_dates_are_input_errors(bad):
+    with pytest.raises(BadInput):
+        normalize_date(bad)
+
+
+def test_a_failed_save_leaves_the_previous_state_intact(tmp_path, mini_release):
+    store = Store(tmp_path)
+    first = store.save(mini_release)
+    before = (tmp_path / "catalog.json").read_bytes()
+
+    def explode(release, folder):
+        raise KeyboardInterrupt  # as if the user pressed Ctrl-C mid-write
+
+    with pytest.raises(KeyboardInterrupt):
+        store.save(mini_release, extra=explode)
+    assert (tmp_path / "catalog.json").read_bytes() == before
+    assert store.pick().path == first.path and first.path.exists()
+    assert sorted(p.name for p in (tmp_path / "releases").iterdir()) == [first.path.name]
+
+
+def test_reimport_replaces_the_release_and_retires_the_old_folder(tmp_path, mini_release,
+                                                                  monkeypatch):
+    store = Store(tmp_path)
+    first = store.save(mini_release)
+    second = store.save(mini_release)
+    # The old folder outlives the swap, for readers that still hold it ...
+    assert first.path.exists() and (first.path / ".retired").exists()
+    assert second.path.exists() and len(store.catalog()) == 1
+    assert store.pick().path == second.path
+    # ... and goes once the grace period is over.
+    monkeypatch.setattr("crsearch.store.repair.RETIRE_GRACE", 0)
+    third = store.save(mini_release)
+    assert not first.path.exists() and third.path.exists()
+
+
+def test_leftovers_of_an_interrupted_write_are_swept(tmp_path, mini_release):
+    store = Store(tmp_path)
+    store.save(mini_release)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    junk = tmp_path / "releases" / ".tmp-2031-03-03-dead"
+    junk.mkdir()
+    (junk / "release.json").write_text("{half")
+    mark_owner(junk, dead.pid)  # its writer is gone
+    fresh = tmp_path / "releases" / ".tmp-2031-03-03-busy"
+    fresh.mkdir()
+    mark_owner(fresh)  # this very process is still writing it
+    store.save(mini_release)
+    assert not junk.exists()
+    assert fresh.exists()
+
+
+def test_the_sweep_never_deletes_folders_it_did_not_make(tmp_path, mini_release):
+    store = Store(tmp_path)
+    store.save(mini_release)
+    mine = [tmp_path / "releases" / n for n in ("notes", ".tmp-unmarked", "2031-03-03.zz.zz")]
+    for p in mine:
+        p.mkdir()
+        (p / "keep.txt").write_text("precious")
+    store.save(mini_release)
+    store.repair()
+    assert all((p / "keep.txt").read_text() == "precious" for p in mine)
+
+
+def test_a_removed_catalog_is_rebuilt_not_a_reason_to_delete(tmp_path, mini_release):
+    store = Store(tmp_path)
+    kept = store.save(mini_release)
+    (tmp_path / "catalog.json").unlink()
+    report = store.repair()
+    assert report.releases == 1 and kept.path.exists()
+    assert store.pick().path == kept.path
+
+
+def test_an_import_after_the_catalog_was_removed_keeps_the_other_releases(tmp_path, mini_release):
+    store = Store(tmp_path)
+    kept = store.save(mini_release)
+    (tmp_path / "catalog.json").unlink()
+    other = Release.from_dict({**mini_release.to_dict(), "effective_date": "2032-04-04"})
+    store.save(other)
+    assert [r["effective_date"] for r in store.catalog()] == ["2031-03-03", "2032-04-04"]
+    assert kept.path.exists() and store.pick("2031-12-31").path == kept.path
+
+
+def test_an_unlisted_release_folder_gets_a_grace_period(tmp_path, mini_release, monkeypatch):
+    import shutil
+
+    store = Store(tmp_path)
+    stored = store.save(mini_release)
+    stray = stored.path.with_name("2031-03-03.00000000.abcdef")
+    shutil.copytree(stored.path, stray)  # as if an import was killed after its rename
+    store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2032-04-04"}))
+    assert (stray / ".retired").exists()
+    monkeypatch.setattr("crsearch.store.repair.RETIRE_GRACE", 0)
+    store.save(Release.from_dict({**mini_release.to_dict(), "effective_date": "2033-05-05"}))
+    assert not stray.exists() and stored.path.exists()
+
+
+def test_a_foreign_releases_folder_is_refused(tmp_path, mini_release):
+    (tmp_path / "releases" / "v1.0").mkdir(parents=True)
+    (tmp_path / "releases" / "v1.0" / "notes.md").write_text("mine")
+    with pytest.raises(StoreError, match="did not make"):
+        Store(tmp_path).save(mini_release)
+    with pytest.raises(StoreError, match="did not make"):
+        Store(tmp_path).repair()
+    assert (tmp_path / "releases" / "v1.0" / "notes.md").read_text() == "mine"
+
+
+@pytest.mark.parametrize("good", ["2026-08-07", "1993-08-05", "2100-12-31"])
+def test_valid_dates_pass(good):
+    assert valid_date(good) == good
+
+
+@pytest.mark.parametrize("bad", ["", "banana", "2026-02-30", "0000-01-01", "1900-01-01",
+                                 "2026-8-7", "../../x", "<b>2026-08-07</b>", None, 20260807])
+def test_impossible_dates_are_refused(bad):
+    with pytest.raises(BadInput):
+        valid_date(bad)
+
+
+@pytest.mark.parametrize("date", ["", "banana", "2026-02-30", "../../.."])
+def test_a_release_with_a_bad_date_is_never_written(tmp_path, mini_release, date):
+    release = Release.from_dict({**mini_release.to_dict(), "effective_date": date})
+    with pytest.raises(BadInput):
+        Store(tmp_path / "data").save(release)
+    assert not (tmp_path / "data" / "catalog.json").exists()
+    assert list(tmp_path.rglob("release.json.gz")) == []
+
+
+def test_a_crafted_hash_cannot_pick_the_folder_name(tmp_path, mini_release):
+    release = Release.from_dict(mini_release.to_dict())
+    release.source.sha256 = "./../../"
+    stored = Store(tmp_path).save(release)
+    assert stored.path.parent == tmp_path / "releases"
+    assert re.fullmatch(r"2031-03-03\.[0-9a-f]{8}\.[0-9a-f]{6}", stored.path.name)
+
+
+def test_incomplete_or_smaller_copies_do_not_replace_a_release(tmp_path, mini_release):
+    store = Store(tmp_path)
+    first = store.save(mini_release)
+    half = Release.from_dict(mini_release.to_dict())
+    half.complete = False
+    with pytest.raises(KeptRelease, match="kept the stored 2031-03-03 release.*incomplete.*--force"):
+        store.save(half)
+    fewer = Release.from_dict(mini_release.to_dict())
+    fewer.rules = fewer.rules[:-3]
+    with pytest.raises(KeptRelease, match="fewer"):
+        store.save(fewer)
+    assert store.pick().path == first.path
+    assert [p.name for p in (tmp_path / "releases").iterdir()] == [first.path.name]
+    forced = store.save(half, force=True)
+    assert store.pick().path == forced.path and store.catalog()[0]["complete"] is False
+
+
+@pytest.mark.parametrize("content", [
+    "", "{not json", "\x00\xff\xfe garbage", "[]", "null", '{"releases": 5}',
+    '{"releases": [{"dir": "2031-03-03.00000000.000000", "counts": {}}]}',
+    '{"releases": [{"effective_date": "2031-03-03", "counts": {}}]}',
+    '{"releases": [{"effective_date": "2031-03-03", "dir": "../../etc", "counts": {}}]}',
+])
+def test_damaged_catalog_is_a_clear_error_and_repair_rebuilds_it(tmp_path, mini_release, content):
+    stored = Store(tmp_path).save(mini_release)
+    (tmp_path / "catalog.json").write_bytes(content.encode("utf-8", "surrogateescape"))
+    with pytest.raises(DamagedStore, match="catalog.*damaged.*crsearch repair") as e:
+        Store(tmp_path).pick()
+    assert e.value.exit_code == 2
+    report = Store(tmp_path).repair()
+    assert report.releases == 1 and any("rebuilt" in line for line in report.lines())
+    assert Store(tmp_path).pick().path == stored.path
+
+
+def test_repair_rewrites_a_deleted_chapter_and_a_damaged_meta(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    (stored.path / "chapters" / "201.json").unlink()
+    (stored.path / "meta.json").write_text("{trunc")
+    with pytest.raises(DamagedStore, match="release 2031-03-03: meta.json is damaged"):
+        Store(tmp_path).pick().meta()
+    report = Store(tmp_path).repair()
+    assert "release 2031-03-03: rewrote chapters/201.json" in report.lines()
+    assert [r.id for r in Store(tmp_path).pick().chapter_rules("201")][:2] == ["201.1", "201.1a"]
+
+
+def test_a_missing_chapter_file_is_an_error_not_an_empty_chapter(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    (stored.path / "chapters" / "201.json").unlink()
+    with pytest.raises(DamagedStore, match="release 2031-03-03: chapters/201.json is missing; "
+                                           "run `crsearch repair`"):
+        Store(tmp_path).pick().chapter_dicts("201")
+    assert Store(tmp_path).pick().chapter_dicts("999") == []
+
+
+def test_a_truncated_release_json_is_set_aside_by_repair(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    data = (stored.path / "release.json.gz").read_bytes()
+    (stored.path / "release.json.gz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(DamagedStore, match="release.json.gz is damaged"):
+        Store(tmp_path).pick().release_text()
+    report = Store(tmp_path).repair()
+    assert report.dropped and "update --from" in report.dropped[0]
+    with pytest.raises(NoData):
+        Store(tmp_path).pick()
+
+
+def test_a_reader_follows_the_catalog_when_its_folder_vanishes(tmp_path, mini_release):
+    import shutil
+
+    store = Store(tmp_path)
+    reader = store.save(mini_release)
+    store.save(mini_release)
+    shutil.rmtree(reader.path)  # as if the grace period were over mid-read
+    assert [r.id for r in reader.chapter_rules("201")][:1] == ["201.1"]
+    assert reader.meta()["effective_date"] == "2031-03-03"
+
+
+def test_index_replacement_is_atomic(tmp_path, mini_release):
+    store = Store(tmp_path)
+    stored = store.save(mini_release)
+
+    def build(path):
+        (path / "marker").write_text("new")
+
+    store.replace_index(stored, build)
+    assert (stored.index_dir / "marker").read_text() == "new"
+
+    # Killed between the two renames: no index/, the old one aside, a stray temp.
+    from crsearch.search.build import build_index
+
+    store.replace_index(stored, lambda path: build_index(mini_release, path))
+    (stored.index_dir / "marker").write_text("real")
+    os.replace(stored.index_dir, stored.path / ".index-old")
+    (stored.path / ".index-stray").mkdir()
+    store.repair()
+    assert (stored.index_dir / "marker").read_text() == "real"
+    assert [p.name for p in stored.path.glob(".index-*")] == []
+
+    def broken(path):
+        (path / "marker").write_text("half")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        store.replace_index(stored, broken)
+    assert (stored.index_dir / "marker").read_text() == "real"
+    assert json.loads((tmp_path / "catalog.json").read_text())["releases"]
+
+
+def test_default_data_dir_follows_the_environment(monkeypatch, tmp_path):
+    import platformdirs
+
+    from crsearch.store.datadir import default_data_dir
+
+    monkeypatch.setenv("CRSEARCH_DATA", str(tmp_path / "x"))
+    assert default_data_dir() == tmp_path / "x"
+    monkeypatch.delenv("CRSEARCH_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == Path(platformdirs.user_data_dir("crsearch", appauthor=False))
+
+
+def test_a_store_written_before_compression_still_reads(tmp_path, mini_release):
+    import gzip
+
+    stored = Store(tmp_path).save(mini_release)
+    packed = stored.path / "release.json.gz"
+    (stored.path / "release.json").write_bytes(gzip.decompress(packed.read_bytes()))
+    packed.unlink()
+    again = Store(tmp_path).pick()
+    assert again.release().to_dict() == mini_release.to_dict()
+    assert json.loads(again.release_text())["effective_date"] == "2031-03-03"
+    assert Store(tmp_path).repair().dropped == []
+
+
+def test_the_whole_release_is_stored_once_compressed(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    assert not (stored.path / "release.json").exists()
+    packed = (stored.path / "release.json.gz").stat().st_size
+    chapters = sum(p.stat().st_size for p in (stored.path / "chapters").iterdir())
+    assert packed < chapters
+
+
+def test_a_huge_date_argument_is_cut_in_the_message():
+    with pytest.raises(BadInput) as e:
+        normalize_date("9" * 100_000)
+    assert len(str(e.value)) < 100
+
+
+def test_repair_says_when_a_listed_release_folder_is_gone(tmp_path, mini_release):
+    import shutil
+
+    stored = Store(tmp_path).save(mini_release)
+    shutil.rmtree(stored.path)
+    with pytest.raises(DamagedStore, match="release 2031-03-03: meta.json is missing"):
+        Store(tmp_path).pick().meta()
+    report = Store(tmp_path).repair()
+    assert report.dropped == ["release 2031-03-03: its folder is gone; import it again with "
+                              "`crsearch update --from FILE`"]
+    assert Store(tmp_path).catalog() == []
