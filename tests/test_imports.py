@@ -41,7 +41,7 @@ def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir
 
 
 def test_package_import_is_light():
-    code = ("import sys, json, crsearch, crsearch.cli; "
+    code = ("import sys, json, crsearch, crsearch.cli.main; "
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []

@@ -176,7 +176,7 @@ def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
 @pytest.mark.parametrize("query", ["trample", "702.19c", "deathtouch trample"])
 def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     # cli(), not main(): main() ends a read-only command's process at once.
-    code = ("import sys\nfrom crsearch.cli import cli\n"
+    code = ("import sys\nfrom crsearch.cli.main import cli\n"
             f"sys.argv = ['crsearch', '--data-dir', {str(indexed_data_dir)!r}, 'search', {query!r}]\n"
             "try:\n    cli(prog_name='crsearch')\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "bad = [m for m in sys.modules if m.split('.')[0] == 'whoosh']\n"
@@ -251,7 +251,7 @@ def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
     """The console script ends search, rule, define and keyword without the
     interpreter's teardown (exit handlers show it), with their exit codes and
     all their output; a command that may write exits the normal way."""
-    code = ("import atexit, sys\nfrom crsearch.cli import main\n"
+    code = ("import atexit, sys\nfrom crsearch.cli.main import main\n"
             "atexit.register(lambda: sys.stderr.write('[teardown]'))\n"
             "sys.argv = ['crsearch', '--data-dir'] + sys.argv[1:]\n"
             "main()\n")

@@ -257,7 +257,7 @@ def test_whoosh_loads_without_urllib_request_and_leaves_the_real_one_importable(
     import sys
 
     code = ("import sys\n"
-            "from crsearch.search.index import load_whoosh\n"
+            "from crsearch.search.schema import load_whoosh\n"
             "load_whoosh()\n"
             "import whoosh.index, whoosh.searching\n"
             "assert 'urllib.request' not in sys.modules\n"
