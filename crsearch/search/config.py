@@ -34,9 +34,24 @@ class RankingConfig:
     adjacent: float = 0.5
     #: Bonus for the subrules of a keyword the query names.
     named: float = 0.4
-    #: Bonus per subrule of a rule among the candidates (at most ``parent_max``).
+    #: Bonus per subrule of a rule among the candidates (at most ``parent_max``),
+    #: for a rule with at least ``parent_min`` of them.
     parent: float = 0.15
     parent_max: int = 4
+    parent_min: int = 3
+    #: Bonus of a result that has every "quoted phrase" of the query.
+    phrase: float = 0.8
+    #: Malus of a rule a pasted passage cites (the passage comes from another).
+    cited: float = 1.0
+    #: Malus of chapter and section headings among the word matches.
+    chapter: float = 0.15
+    #: Keywords named together ("deathtouch trample"): a subrule of one that
+    #: names the other gets ``interaction_name``; the ``interaction_top`` best.
+    interaction_name: float = 10.0
+    interaction_top: int = 4
+    #: How many places below a title rule one of its subrules may stand to
+    #: move above it in a question's ranking.
+    subrules_window: int = 3
     #: Malus of glossary entries for questions of several words.
     glossary_multi: float = 0.5
     #: Bonus of the rules a judge's topic names, each later rule a step less.

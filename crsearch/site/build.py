@@ -12,8 +12,9 @@ Layout: all pages sit in one folder, so every link is a plain relative
 - ``<chapter>.html`` (``702.html``): every rule and subrule, anchored at its id;
 - ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
   introduction, credits, where the text came from, the parser's notes);
-- ``search.html`` + ``site.js`` + ``search/``: the CLI's ranking in the
-  browser, over the data ``site_search`` exports at build time;
+- ``search.html`` + ``rank.js`` + ``site.js`` + ``search/``: the CLI's
+  ranking in the browser (``rank.js``; ``site.js`` is the page around it),
+  over the data ``site_search`` exports at build time;
 - ``702.19c.html``: one page per rule and subrule, the rule in context;
 - ``api/`` (``site_api``), ``sw.js`` and ``manifest.webmanifest``
   (``site_offline``); with ``--all`` (:func:`build_all`) older releases under
@@ -47,7 +48,9 @@ from crsearch.urls import Urls, slug, url_for  # noqa: F401 (url_for: the site's
 from crsearch.version import __version__
 
 MARKER = "crsearch-site.json"
-STATIC = ("site.css", "site.js", "explain.js", "app.js")
+#: Files copied into every release's folder: site name -> path in templates/.
+STATIC = {"site.css": "site.css", "rank.js": "js/rank.js", "site.js": "site.js",
+          "explain.js": "explain.js", "app.js": "app.js"}
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -539,8 +542,8 @@ def render(release: Release, edition: Edition | None = None,
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
-    for name in STATIC:
-        files[name] = (templates_dir() / name).read_bytes()
+    for name, source in STATIC.items():
+        files[name] = (templates_dir() / source).read_bytes()
     from crsearch.desk.explain import site_files
 
     files.update(site_files(release))

@@ -1,32 +1,42 @@
 """The site's search data: the CLI's index, exported for the browser.
 
 ``crsearch search`` ranks with Whoosh's BM25F over one document per section,
-chapter, rule, subrule and glossary entry (``index.documents``), then puts
+chapter, rule, subrule and glossary entry (``build.documents``), then puts
 rule numbers, keyword and glossary titles first and re-ranks by coverage
-(``search.Engine``).  The site's ``site.js`` runs the same ranking in the
-browser, so this module writes what it needs, computed by the same Python:
+(``engine.Engine``).  The site's ranking module, ``templates/js/rank.js``,
+runs the same ranking in the browser (and under node: ``tools/site_parity.py``
+checks that it ranks every bench query as the CLI does).  It never stems,
+folds or weighs on its own: this module writes everything it reads,
+computed by the same Python:
 
 - ``search/meta.<hash>.js`` (named by every page, on its ``site.js``
-  script tag): the wording tables (``vocab.tables()``: jargon, synonyms,
-  question and stop words, and ``text.FOLD``), the ranking constants of
-  ``crsearch.search.engine``, keyword, chapter and glossary titles, every document
-  id in index order, and the names of the document files;
-- ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``,
-  their stem, how often the release uses them (typo correction) and their
-  other wordings (``query.alternatives``); for the stems starting with
-  ``prefix`` (and those of its words' other wordings, so that a question
-  with synonyms needs no second round trip): their document frequency,
-  every document with its BM25F
-  score summed over the boosted fields as a typed query sums them (and,
-  where different, over text and name as a pasted passage sums them), and
-  which documents have the stem in their text or title (the re-ranking's
-  coverage, known without loading the documents);
+  script tag): ``RankingConfig`` as it is (every weight), the wording tables
+  and the question reader's word lists (``vocab.tables()``,
+  ``query.tables()``), the question words' entries, the situation words'
+  stems, keyword, chapter and glossary titles, every document id in index
+  order, and the names of the document, topic and card files;
 - ``search/keys.<hash>.js`` (named by every page too): the word files by
-  prefix and the letter files below, with the stop and question words,
-  folding and jargon that pick a query's files; ``search.html`` asks for
-  them before site.js has arrived;
+  prefix and the letter files below, with what picks a query's files: the
+  folding table (``fold_table``: ``text.fold`` beyond lowercasing), stop and
+  question words, jargon; ``search.html`` asks for a linked query's files
+  before the rest has loaded;
+- ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``
+  (every word of the documents and of the wording tables and topics), their
+  stem, how often the release uses them (typo correction) and their other
+  wordings (``query.alternatives``); the stems of other forms of those
+  words a player may type (``word_forms``: "animating", "lifelinking"); for
+  the stems starting with ``prefix`` (and those of its words' other
+  wordings, so that a question with synonyms needs no second round trip):
+  their document frequency, every document with its BM25F score summed
+  over the boosted fields as a typed query sums them (and, where different,
+  over text and name as a pasted passage sums them), and which documents
+  have the stem in their text or title (the re-ranking's coverage, known
+  without loading the documents);
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
   their counts, loaded only to correct a typo;
+- ``search/topics-<letter>.<hash>.js`` and ``cards-<letter>.<hash>.js``: the
+  judges' topics (their cues stemmed, in table order) and the rules-famous
+  cards, by first letter;
 - ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
   parent, URL) of a run of about a dozen documents, and for 701 and 702 the
   stems of their words (keyword interactions compare them).
@@ -35,18 +45,20 @@ Every file is a ``<script>`` that stores its data in
 ``window.CRSEARCH_DATA[name]``: that works over ``file://`` as well as HTTP,
 and lets the browser cache the hashed files for good.  A query loads the
 metadata, the few word files of its words, and the document runs of the
-candidates that can still reach the first places: a few tens of kilobytes.  Output is byte-identical
-for the same release (sorted keys, no clock).
+candidates that can still reach the first places: a few tens of kilobytes.
+Output is byte-identical for the same release (sorted keys, no clock).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
+from crsearch.search.config import DEFAULT, RankingConfig
 
 #: The folder of the search data inside the site.
 FOLDER = "search"
@@ -60,6 +72,8 @@ SHARD_BYTES = 10_000
 BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
+#: Bump when the data's shape changes (``rank.js`` checks it).
+FORMAT = 2
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -102,7 +116,7 @@ def _prefix_keys(sizes: dict[str, int], limit: int) -> dict[str, str]:
 
 
 def shard_key(word: str, keys: set[str]) -> str:
-    """The longest key of ``keys`` that starts ``word`` (what site.js does)."""
+    """The longest key of ``keys`` that starts ``word`` (what rank.js does)."""
     for n in range(min(len(word), 4), 0, -1):
         if word[:n] in keys:
             return word[:n]
@@ -112,15 +126,15 @@ def shard_key(word: str, keys: set[str]) -> str:
 Scores = dict[str, dict[int, float]]
 
 
-def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scores,
-                                         list[dict[str, Any]]]:
+def _postings(release: Release, config: RankingConfig
+              ) -> tuple[list[str], dict[str, int], Scores, Scores, list[dict[str, Any]]]:
     """Whoosh's BM25F score of every stem in every document, summed over the
     boosted fields as ``search.Engine`` sums them for typed queries, and over
     text and name unboosted as it sums them for a pasted passage; and each
     stem's document frequency in the text field (what the CLI's idf uses)."""
     from crsearch.search.build import documents
     from crsearch.search.fastindex import ids_and_frequencies
-    from crsearch.search.schema import BM25_B, BM25_K1, FIELD_BOOSTS, INDEX_NAME, load_whoosh, schema
+    from crsearch.search.schema import BM25_B, BM25_K1, INDEX_NAME, load_whoosh, schema
 
     load_whoosh()
     from whoosh import scoring
@@ -137,7 +151,7 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
         docids, df = ids_and_frequencies(s)
         scores: Scores = {}
         passage: Scores = {}
-        for field, boost in FIELD_BOOSTS.items():
+        for field, boost in config.field_boosts.items():
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
@@ -153,18 +167,20 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
     return docids, df, scores, passage, [by_id[i] for i in docids]
 
 
-def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
+def build(release: Release, url_for: Callable[[str], str],
+          config: RankingConfig = DEFAULT) -> dict[str, bytes]:
     """Every file of the search data, by path inside the site."""
     from whoosh.lang.porter import stem
 
-    from crsearch.rules.text import FOLD, STOP_WORDS, words
-    from crsearch.search import engine as ranking
+    from crsearch.rules import numbers
+    from crsearch.rules.text import STOP_WORDS, words
+    from crsearch.search import query as parsing
     from crsearch.search.build import terms_of
+    from crsearch.search.engine import SNIPPET_WORDS, is_title_text
     from crsearch.search.query import alternatives
-    from crsearch.search.schema import COMMON, FIELD_BOOSTS
-    from crsearch.search.vocab import QUESTION_WORDS, SYNONYMS, tables
+    from crsearch.search.vocab import QUESTION_WORDS, SITUATION, tables
 
-    docids, df, scores, passage_scores, docs = _postings(release)
+    docids, df, scores, passage_scores, docs = _postings(release, config)
     terms = terms_of(release)
     vocab: dict[str, int] = terms["vocab"]
     files: dict[str, bytes] = {}
@@ -203,7 +219,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         name, raw = _hashed(f"d{n}", f"d{n}", {"docs": rows, "stems": local, "df": block_df})
         files[name] = raw
         blocks.append([start_of[n], len(rows)])
-        block_files.append(name.split(".")[1])  # the hash: site.js makes d<n>.<hash>.js
+        block_files.append(name.split(".")[1])  # the hash: rank.js makes d<n>.<hash>.js
         rows, size = [], 0
 
     start_of: list[int] = []
@@ -218,20 +234,26 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
             flush()
     flush()
 
-    # Words and postings, split by prefix.
-    all_words = set(vocab) | set(SYNONYMS)
+    # Words and postings, split by prefix: every word of the documents and
+    # of the tables a query is read with, and the other forms of those words
+    # whose stems matter (``word_forms``): the browser never stems.
+    all_words = set(vocab) | table_words()
     for d in docs:
         for f in ("text", "title", "name", "context", "examples"):
-            all_words.update(w for w in words(d.get(f, "")) if w not in STOP_WORDS)
-    all_words -= STOP_WORDS
-    entries: dict[str, list[Any]] = {}
-    for w in sorted(all_words):
+            all_words.update(words(d.get(f, "")))
+    all_words -= STOP_WORDS | QUESTION_WORDS
+
+    def entry_of(w: str) -> list[Any]:
         alts = [sorted({stem_of(x) for x in alt if x not in STOP_WORDS})
                 for alt in alternatives(w, vocab)]
-        entry: list[Any] = [vocab.get(w, 0), stem_of(w)]
+        # 0 for a word that is its own stem.
+        entry: list[Any] = [vocab.get(w, 0), 0 if stem_of(w) == w else stem_of(w)]
         if alts:
             entry.append(alts)
-        entries[w] = entry
+        return entry
+
+    entries = {w: entry_of(w) for w in sorted(all_words)}
+    forms = word_forms(all_words | QUESTION_WORDS, stem_of)
     # Which documents have a stem among the words of their text and title:
     # the CLI's re-ranking counts coverage over exactly those words.
     has: dict[str, list[int]] = {}
@@ -256,14 +278,24 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     sizes: dict[str, int] = {}
     for w in entries:
         sizes[w] = sizes.get(w, 0) + len(w) + 16
+    for f in forms:
+        sizes[f] = sizes.get(f, 0) + len(f) + 2
     for st, p in postings.items():
         sizes[st] = sizes.get(st, 0) + len(st) + 8 + 6 * len(p[1]) + 3 * len(p[3]) + 4 * len(p[4])
     keys = _prefix_keys(sizes, SHARD_BYTES)
     shards: dict[str, dict[str, Any]] = {}
+
+    def shard(key: str) -> dict[str, Any]:
+        return shards.setdefault(key, {"w": {}, "p": {}, "f": {}})
+
     for w, e in entries.items():
-        shards.setdefault(keys[w], {"w": {}, "p": {}})["w"][w] = e
+        shard(keys[w])["w"][w] = e
     for st, p in postings.items():
-        shards.setdefault(keys[st], {"w": {}, "p": {}})["p"][st] = p
+        shard(keys[st])["p"][st] = p
+    # Forms grouped by stem ("kill": "kills killer"), in the file of the form.
+    for f, st in sorted(forms.items()):
+        got = shard(keys[f])["f"]
+        got[st] = f"{got[st]} {f}" if st in got else f
     # A word's other wordings ("dies": "put into a graveyard from the
     # battlefield", "creature": "noncreature") travel with the word: on a
     # phone, a second round trip for their files costs more than their bytes.
@@ -292,7 +324,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     from crsearch.search.cardtopics import table as cards_table
 
     topics_files: dict[str, str] = {}
-    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries))).items():
+    for letter, data in by_letter(topics_data(stem_of, set(docids))).items():
         name, raw = _hashed(f"{TOPICS}-{_safe(letter)}", f"{TOPICS}-{letter}", data)
         files[name] = raw
         topics_files[letter] = name.split("/", 1)[1]
@@ -302,118 +334,154 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         files[name] = raw
         cards_files[letter] = name.split("/", 1)[1]
 
-    # What names a query's word files, apart from the metadata, so that the
-    # search page can ask for them while site.js and the metadata load.
+    # What names a query's word files, and how text is folded into words:
+    # the search page asks for a linked query's files while the ranking
+    # module and the metadata load.
+    word_tables = tables()
     name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
-                                     "stop_words": sorted(STOP_WORDS),
-                                     "fold": {chr(k): v for k, v in sorted(FOLD.items())},
-                                     "jargon": tables()["jargon"],
-                                     "question_words": sorted(QUESTION_WORDS),
+                                     "stop_words": word_tables["stop_words"],
+                                     "fold": fold_table(),
+                                     "jargon": word_tables["jargon"],
+                                     "question_words": word_tables["question_words"],
                                      "topics": topics_files, "cards": cards_files})
     files[name] = raw
 
-    from crsearch.rules import numbers
-    from crsearch.search import query as parsing
-    from crsearch.search.vocab import SITUATION
     meta = {
-        "format": 1,
+        "format": FORMAT,
         "date": release.effective_date,
-        "tables": {**tables(), "fold": {chr(k): v for k, v in sorted(FOLD.items())}},
-        "rank": {"candidates": ranking.CANDIDATES, "coverage": ranking.COVERAGE,
-                 "passage": ranking.PASSAGE, "adjacent": ranking.ADJACENT,
-                 "named": ranking.NAMED, "parent": ranking.PARENT,
-                 "parent_max": ranking.PARENT_MAX, "glossary_multi": ranking.GLOSSARY_MULTI,
-                 "passage_terms": ranking.PASSAGE_TERMS, "common": COMMON,
-                 "snippet_words": ranking.SNIPPET_WORDS, "scale": SCALE,
-                 "boosts": FIELD_BOOSTS,
-                 "question_candidates": ranking.QUESTION_CANDIDATES,
-                 "semantic_min_terms": ranking.SEMANTIC_MIN_TERMS,
-                 "max_terms": parsing.MAX_TERMS,
-                 "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
-                 "card": ranking.CARD, "again": ranking.AGAIN},
-        "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
-        "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
+        # The knobs of the ranking, as the CLI's engine reads them.
+        "config": config.to_dict(),
+        # The wording tables a query is read with (the keys file has the
+        # others; synonyms travel with their words, situation words as stems).
+        "tables": {k: word_tables[k] for k in ("slang", "filler_words", "first_person")},
         # Questions in a player's words (query.is_question, card_names): the
-        # parser's word lists, the situation words' stems (as the CLI stems
-        # them), and the rules that are only a title (their subrules first).
-        "question": {**parsing.tables(),
+        # parser's word lists and limits, and the situation words' stems.
+        "question": {**parsing.tables(), "max_terms": parsing.MAX_TERMS,
+                     "max_chars": parsing.MAX_QUERY_CHARS,
                      "situation_stems": sorted({stem_of(w) for w in SITUATION})},
+        # Question words are searched for only in a pasted passage, so their
+        # word files are rarely loaded: their entries are here.
+        "words": {w: entry_of(w) for w in sorted(QUESTION_WORDS)},
+        "scale": SCALE,
+        "snippet_words": SNIPPET_WORDS,
+        # The rules that are only a title (a question puts their subrules first).
         "title_rules": [d["id"] for d in docs if not d["id"].startswith(GLOSSARY_PREFIX)
                         and numbers.kind(d["id"]) == "rule"
-                        and ranking.is_title_text(d.get("text", ""))],
+                        and is_title_text(d.get("text", ""))],
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
-        # A term's names, or 0 when its one name is its heading's words (site.js
+        # A term's names, or 0 when its one name is its heading's words (rank.js
         # makes them: the same for ASCII in both languages).
         "glossary": [[g["id"][len(GLOSSARY_PREFIX):], glossary_names(g["id"], g["names"]),
                       g["targets"], g["see"]] for g in terms["glossary"]],
-        # Question words are never searched for, but typo correction asks
-        # whether the release uses them.
-        "unknown_question_words": sorted(w for w in QUESTION_WORDS if w not in vocab),
+        "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
+        "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
     }
     name, raw = _hashed(META, META, meta)
     files[name] = raw
     return dict(sorted(files.items()))
 
 
-def inflections(w: str) -> list[str]:
-    """A word's usual English forms ("blink" -> "blinks", "blinked", "blinking"):
-    the browser has no stemmer for the words the rules never use."""
-    if not w.isalpha() or len(w) < 3 or w.endswith(("ed", "ing")) \
-            or w.endswith("s") and not w.endswith("ss"):
-        return []  # a form already
-    out = []
-    if w.endswith("y") and w[-2] not in "aeiou":
-        out += [w[:-1] + "ies", w[:-1] + "ied", w + "ing"]
-    elif w.endswith("e"):
-        out += [w + "s", w + "d", w[:-1] + "ing"]
-    else:
-        out += [w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"), w + "ed", w + "ing"]
-        if w[-1] not in "aeiouwxy" and w[-2] in "aeiou":
-            out += [w + w[-1] + "ed", w + w[-1] + "ing"]  # "stop" -> "stopped"
+def table_words() -> set[str]:
+    """Every word of the tables a query is read with (synonyms, slang,
+    jargon, situation and filler words, the topics' cues): the site knows
+    their stems even where the release never uses them."""
+    from crsearch.rules.text import words
+    from crsearch.search.topics import cue_words
+    from crsearch.search.vocab import FILLER, FIRST_PERSON, JARGON, SITUATION, SLANG, SYNONYMS
+
+    out = set(SYNONYMS) | set(SITUATION) | set(FILLER) | set(FIRST_PERSON) | cue_words()
+    out.update(w for alts in SYNONYMS.values() for a in alts for w in words(a))
+    out.update(w for k, v in SLANG.items() for w in words(k) + words(v))
+    out.update(w for v in JARGON.values() for w in words(v))
     return out
 
 
-def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> dict[str, Any]:
-    """The topics (their cues' stems grouped by the rules they name), the
-    stems of the cue words' likely forms that are not among the ``known``
-    words (whose files give their stems)."""
-    from crsearch.search.topics import Cues, cue_words
+def inflections(w: str) -> list[str]:
+    """A word's regular English forms ("blink" -> "blinks", "blinked",
+    "blinking", "blinker", "blinkers"; "stop" -> "stopped" too)."""
+    if not w.isalpha() or len(w) < 3:
+        return []
+    if w.endswith("y") and w[-2] not in "aeiou":
+        return [w[:-1] + "ies", w[:-1] + "ied", w + "ing", w[:-1] + "ier", w[:-1] + "iers"]
+    if w.endswith("e"):
+        return [w + "s", w + "d", w[:-1] + "ing", w + "r", w + "rs"]
+    out = [w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"), w + "ed", w + "ing",
+           w + "er", w + "ers"]
+    if w[-1] not in "aeiouwxy" and w[-2] in "aeiou" and w[-3] not in "aeiou":
+        out += [w + w[-1] + "ed", w + w[-1] + "ing", w + w[-1] + "er", w + w[-1] + "ers"]
+    return out
 
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for stems, _, topic in Cues(stem, ids.__contains__).cues:
-        groups.setdefault(topic.rules, []).append(" ".join(sorted(stems)))
-    cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
-    forms: dict[str, str] = {}
-    for w in sorted(cue_words()):
-        for f in [w, *inflections(w)]:
+
+def word_forms(known: set[str], stem: Callable[[str], str]) -> dict[str, str]:
+    """The stems of the words a player may type that the ``known`` words
+    are not, where their stem matters: the regular forms (``inflections``)
+    of every known word and of every stem ("designing" from "designate"'s
+    stem "design"), whose stem is the stem of a known word and is not the
+    form itself.  The browser looks a typed word up here and in the word
+    entries; a word in neither keeps its own spelling, which finds nothing,
+    as the word's stem does in the CLI."""
+    wanted = {stem(w) for w in known}
+    out: dict[str, str] = {}
+    for base in sorted(known | wanted):
+        for f in [base, *inflections(base)]:
+            if f in known or f in out:
+                continue
             s = stem(f)
-            if s in cue_stems and s != f and f not in known:
-                forms[f] = s
-    return {"topics": [[cues, list(rules)] for rules, cues in groups.items()],
-            "forms": forms}
+            if s in wanted and s != f:
+                out[f] = s
+    return out
 
 
-def by_letter(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+@functools.cache
+def fold_table() -> dict[str, str]:
+    """What ``text.fold`` does to a character beyond lowercasing it (after
+    NFKC): the quotes and dashes of ``text.FOLD``, and the characters whose
+    case folding is not their lower case ("ß" -> "ss")."""
+    import sys
+    import unicodedata
+
+    from crsearch.rules.text import FOLD
+
+    out = {chr(k): v.casefold() for k, v in FOLD.items()}
+    for cp in range(sys.maxunicode + 1):
+        c = chr(cp)
+        if 0xD800 <= cp <= 0xDFFF or c in out:
+            continue
+        if c.casefold() != c.lower() and unicodedata.normalize("NFKC", c) == c:
+            out[c] = c.casefold()
+    return dict(sorted(out.items()))
+
+
+def topics_data(stem: Callable[[str], str], ids: set[str]) -> list[list[Any]]:
+    """The topics' cues, stemmed as a question's words are, in table order:
+    ``[number, stems, rules]`` (``topics.Cues``, whose matches come in the
+    order of their numbers)."""
+    from crsearch.search.topics import Cues
+
+    return [[n, " ".join(sorted(stems)), list(topic.rules)]
+            for n, (stems, _, topic) in enumerate(Cues(stem, ids.__contains__).cues)]
+
+
+def by_letter(cues: list[list[Any]]) -> dict[str, dict[str, Any]]:
     """``topics_data`` split by first letter: a cue goes with the first letter
     of its smallest stem (a question that matches it has a word starting so:
-    stemming keeps a word's first letter), a word form with its own."""
+    stemming keeps a word's first letter; "" for a cue of no stem, which
+    every question matches).  A part has its cues, ``[number, stems, k]``,
+    and the rules they name (``rules[k]``: cues that name the same rules
+    share them)."""
     out: dict[str, dict[str, Any]] = {}
-
-    def part(letter: str) -> dict[str, Any]:
-        return out.setdefault(letter, {"topics": [], "forms": {}})
-
-    for cues, rules in data["topics"]:
-        groups: dict[str, list[str]] = {}
-        for cue in cues:
-            groups.setdefault(min(cue.split())[:1], []).append(cue)
-        for letter, some in groups.items():
-            part(letter)["topics"].append([some, rules])
-    for form, stem in data["forms"].items():
-        part(form[:1])["forms"][form] = stem
+    where: dict[tuple[str, str], int] = {}
+    for n, stems, rules in cues:
+        letter = stems.split(" ")[0][:1]
+        part = out.setdefault(letter, {"cues": [], "rules": []})
+        k = where.setdefault((letter, " ".join(rules)), len(part["rules"]))
+        if k == len(part["rules"]):
+            part["rules"].append(rules)
+        part["cues"].append([n, stems, k])
     return dict(sorted(out.items()))
 
 
@@ -436,7 +504,7 @@ def keys_name(files: dict[str, bytes]) -> str:
 
 def glossary_names(id: str, names: list[str]) -> list[str] | int:
     """A glossary entry's names for the metadata: 0 when they are just the
-    words of its id, which site.js recomputes (``normTitle``)."""
+    words of its id, which rank.js recomputes (``normTitle``)."""
     from crsearch.rules.text import norm_title
 
     term = id[len(GLOSSARY_PREFIX):]
@@ -449,7 +517,7 @@ def _deltas(nums: list[int]) -> list[int]:
 
 def pack_ids(ids: list[str]) -> list[str]:
     """Ids in index order, shorter: "702.19c" after "702" is ".19c", a
-    glossary id loses its prefix to ":" (site.js ``unpackIds`` undoes it)."""
+    glossary id loses its prefix to ":" (rank.js ``unpackIds`` undoes it)."""
     out = []
     chapter = ""
     for i in ids:

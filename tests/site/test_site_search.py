@@ -58,17 +58,31 @@ def keys(latest_site) -> dict:
     return read_data(latest_site / keys_path(latest_site))
 
 
-def test_tables_are_the_clis(meta):
-    from crsearch.rules.text import FOLD
-    from crsearch.search import engine as search
+def test_tables_and_knobs_are_the_clis(meta, keys):
+    """Every table and weight the ranking module reads comes from the CLI's
+    Python: the vocab tables, text folding and RankingConfig as it is."""
+    from crsearch.search.config import DEFAULT
     from crsearch.search.vocab import tables
 
-    assert {k: v for k, v in meta["tables"].items() if k != "fold"} == tables()
-    assert meta["tables"]["fold"] == {chr(k): v for k, v in FOLD.items()}
-    assert meta["rank"]["candidates"] == search.CANDIDATES
-    assert meta["rank"]["coverage"] == search.COVERAGE
-    assert meta["rank"]["passage"] == search.PASSAGE
-    assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
+    assert meta["config"] == DEFAULT.to_dict()
+    whole = tables()
+    assert meta["tables"] == {k: whole[k] for k in ("slang", "filler_words", "first_person")}
+    assert keys["fold"] == site_search.fold_table()
+
+
+def test_folding_is_the_clis_for_every_character():
+    """What text.fold does to a character beyond lowercasing it: the
+    quotes and dashes, and case folding where it is not lowercase."""
+    import unicodedata
+
+    from crsearch.rules.text import FOLD, fold
+
+    table = site_search.fold_table()
+    assert {chr(k): v for k, v in FOLD.items()}.items() <= table.items()
+    assert table["ß"] == "ss" and table["ς"] == "σ" and "A" not in table
+    for c in map(chr, range(0x3000)):
+        if unicodedata.normalize("NFKC", c) == c and not 0xD800 <= ord(c) <= 0xDFFF:
+            assert fold(c) == table.get(c, c.lower()), repr(c)
 
 
 def test_word_file_names_come_with_the_clis_tables(keys, meta):
@@ -80,8 +94,8 @@ def test_word_file_names_come_with_the_clis_tables(keys, meta):
     assert keys["stop_words"] == sorted(STOP_WORDS)
     assert keys["question_words"] == sorted(QUESTION_WORDS)
     assert keys["jargon"] == tables()["jargon"]
-    assert keys["fold"] == {chr(k): v for k, v in FOLD.items()}
-    assert "shards" not in meta  # one home: the metadata does not repeat them
+    assert {chr(k): v for k, v in FOLD.items()}.items() <= keys["fold"].items()
+    assert "shards" not in meta and "fold" not in meta  # one home: the metadata does not repeat them
 
 
 def test_other_wordings_travel_with_the_word(latest_site, keys):
@@ -106,28 +120,31 @@ def test_question_tables_are_the_clis(meta):
     """What the site needs to read a question comes from the CLI's Python."""
     from whoosh.lang.porter import stem
 
-    from crsearch.search import engine as search
     from crsearch.search import query
-    from crsearch.search.vocab import SITUATION
+    from crsearch.search.vocab import QUESTION_WORDS, SITUATION
 
-    assert meta["rank"]["question_candidates"] == search.QUESTION_CANDIDATES
-    assert meta["rank"]["semantic_min_terms"] == search.SEMANTIC_MIN_TERMS
-    assert meta["rank"]["max_terms"] == query.MAX_TERMS
-    assert {k: v for k, v in meta["question"].items() if k != "situation_stems"} == query.tables()
-    assert "oblivion" not in meta["question"]["not_names"] and "when" in meta["question"]["question_start"]
-    assert meta["question"]["situation_stems"] == sorted({stem(w) for w in SITUATION})
+    got = dict(meta["question"])
+    assert got.pop("max_terms") == query.MAX_TERMS and got.pop("max_chars") == query.MAX_QUERY_CHARS
+    assert got.pop("situation_stems") == sorted({stem(w) for w in SITUATION})
+    assert got == query.tables()
+    assert "oblivion" not in got["not_names"] and "when" in got["question_start"]
+    # Question words are searched for only in passages: their entries come with the metadata.
+    assert sorted(meta["words"]) == sorted(QUESTION_WORDS)
+    assert meta["words"]["happens"][1] == stem("happens") == "happen"
     # "702.15. Lifelink" is only a title; "702.15a" and "104.3" are not.
     assert "702.15" in meta["title_rules"] and "104.3" not in meta["title_rules"]
     assert all("." in i and i[-1].isdigit() for i in meta["title_rules"])
 
 
-def test_site_js_keeps_no_word_list_of_its_own():
+def test_the_javascript_keeps_no_word_list_or_weight_of_its_own():
     from crsearch.paths import templates_dir
 
-    js = (templates_dir() / "site.js").read_text(encoding="utf-8")
-    for word in ("state-based actions", "last known information", "\"whats\"", "\"which\"",
-                 "\"deck out\"", "\"friend\"", "\"graveyard\"", "\"whose\""):
-        assert word not in js.lower()
+    for name in ("site.js", "js/rank.js", "search.html"):
+        js = (templates_dir() / name).read_text(encoding="utf-8")
+        for word in ("state-based actions", "last known information", "\"whats\"", "\"which\"",
+                     "\"deck out\"", "\"friend\"", "\"graveyard\"", "\"whose\"", "0.15", "0.8",
+                     "0.4", "0.3", "1.5"):
+            assert word not in js.lower(), (name, word)
 
 
 def test_one_record_per_rule_subrule_and_glossary_entry(meta, latest_release):
@@ -174,22 +191,55 @@ def _parts(site: Path, files: dict[str, str]) -> dict[str, Any]:
     return {letter: read_data(site / "search" / name) for letter, name in files.items()}
 
 
-def test_topics_files_name_the_release_rules_and_the_forms_players_type(latest_site, meta):
+def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta):
+    from crsearch.search.topics import Cues
+
     parts = _parts(latest_site, meta["topics"])
     assert len(parts) >= 20 and all(name.startswith("topics-") for name in meta["topics"].values())
-    topics = [t for d in parts.values() for t in d["topics"]]
-    forms = {f: st for d in parts.values() for f, st in d["forms"].items()}
+    cues = sorted((n, stems, d["rules"][k]) for d in parts.values() for n, stems, k in d["cues"])
     ids = set(_unpack(meta["ids"]))
-    rules = {r for _, rs in topics for r in rs}
-    assert rules and rules <= ids
-    assert any("603.10a" in rs and "di same time" in cues for cues, rs in topics)
-    # "blinked" is not a word of the rules: the browser gets its stem here.
-    assert forms["blinked"] == "blink"
-    # Each cue sits in the file of its smallest stem's first letter, each form in its own.
+    assert {r for _, _, rs in cues for r in rs} <= ids
+    assert any("603.10a" in rs and stems == "di same time" for _, stems, rs in cues)
+    # Numbered as topics.Cues orders them (its matches come in that order).
+    assert [n for n, _, _ in cues] == list(range(len(Cues(lambda w: w).cues)))
+    # Each cue sits in the file of its smallest stem's first letter.
     for letter, d in parts.items():
-        assert all(min(c.split())[0] == letter for cues, _ in d["topics"] for c in cues)
-        assert all(f[0] == letter for f in d["forms"])
-    assert meta["rank"]["topic"] == search_module.TOPIC and meta["rank"]["again"] == search_module.AGAIN
+        assert all(stems.split(" ")[0][:1] == letter for _, stems, _ in d["cues"])
+    assert meta["config"]["topic"] == search_module.TOPIC and meta["config"]["again"] == search_module.AGAIN
+
+
+def test_word_files_know_the_stems_of_forms_the_release_never_uses(latest_site, keys):
+    """The browser never stems: "animating" and "lifelinking" are no
+    words of the rules, but the word files give their stems; a form whose
+    stem no word of the release has is left out (it finds nothing anyway)."""
+    from whoosh.lang.porter import stem
+
+    def forms(word):
+        key = site_search.shard_key(word, set(keys["shards"]))
+        got = read_data(latest_site / "search" / keys["shards"][key])
+        return {f: st for st, fs in got["f"].items() for f in fs.split()}, got["w"]
+
+    for word in ("animating", "lifelinking", "designing"):
+        table, entries = forms(word)
+        assert word not in entries and table[word] == stem(word), word
+    # A word of the tables (slang here) has an entry of its own, used or not.
+    assert forms("blinked")[1]["blinked"][:2] == [0, "blink"]
+    table, entries = forms("trampling")
+    assert "trampling" in entries or table["trampling"] == "trampl"
+    assert "zorblaxes" not in forms("zorblaxes")[0]
+
+
+def test_word_forms_are_regular_forms_whose_stem_matters():
+    from whoosh.lang.porter import stem
+
+    known = {"blink", "designate", "trample"}
+    got = site_search.word_forms(known, stem)
+    assert got["blinked"] == got["blinking"] == "blink"
+    assert got["designing"] == "design"          # from the stem "design" of "designate"
+    assert got["trampled"] == "trampl"
+    assert not known & set(got)
+    assert all(stem(f) == s and s in {stem(w) for w in known} and f != s for f, s in got.items())
+    assert site_search.inflections("stop")[-4:] == ["stopped", "stopping", "stopper", "stoppers"]
 
 
 def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
@@ -206,7 +256,7 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
     assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
     assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
     assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
-    assert meta["rank"]["card"] == search_module.CARD
+    assert meta["config"]["card"] == search_module.CARD
 
 
 def test_pack_ids_round_trips():
@@ -273,7 +323,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
         for x in deltas:
             d += x
             nums.append(d)
-        got = {ids[n]: s / meta["rank"]["scale"] for n, s in zip(nums, ours)}
+        got = {ids[n]: s / meta["scale"] for n, s in zip(nums, ours)}
         assert got.keys() == cli.keys()
         assert all(abs(got[k] - cli[k]) <= 0.0006 for k in cli)
         assert df == fast.doc_frequency(stem)
@@ -286,6 +336,7 @@ def test_words_know_their_stem_count_and_other_wordings(latest_site, keys):
 
     count, stem = entry("planeswalkers")[:2]
     assert count > 0 and stem == "planeswalk"
+    assert entry("deathtouch")[1] == 0                # its own stem
     assert ["destroi"] in entry("kill")[2]            # a synonym, stemmed
     assert ["untap"] in entry("tapped")[2] or ["untap"] in entry("tap")[2]
 
