@@ -2,15 +2,18 @@
 
     python bench/site_search_quality.py [--release 2026-08-07] [--verbose] [--no-real]
 
-Builds the site of the release, serves it on 127.0.0.1, and runs every query
-of ``bench/queries.json`` through ``search.html?q=...`` in headless Chromium
-(Debian's, driven by Playwright): the ids ranked are read from the result
-links inside ``#results``.  The same queries go through ``crsearch search``'s
-engine twice: with its embeddings off (the lexical ranking the site mirrors)
-and on.  ``bench/real_questions.json`` runs too, its development and held-out
-parts apart.  Prints R@1, R@5 and MRR@10 side by side, per kind and overall,
-how often the site's first result and top five equal the CLI's lexical
-ones, and whether the site reaches 0.9 of the CLI's MRR@10 (issue #10).
+Builds the site of the release and runs every query of ``bench/queries.json``
+through the site's ranking module (``templates/js/rank.js``) under node, over
+the site's own search data (``tools/site_parity.mjs``, one process).  The
+same queries go through ``crsearch search``'s engine twice: with its
+embeddings off (the lexical ranking the site runs) and on.
+``bench/real_questions.json`` runs too, its development and held-out parts
+apart.  Then one browser check: the site is served on 127.0.0.1 and a
+sample of the queries goes through ``search.html?q=...`` in headless
+Chromium (Debian's, driven by Playwright), whose result links must be the
+module's ranking.  Prints R@1, R@5 and MRR@10 side by side, per kind and
+overall, how often the site's first result and top five equal the CLI's
+lexical ones, and whether the site reaches 0.9 of the CLI's MRR@10 (issue #10).
 """
 
 from __future__ import annotations
@@ -34,10 +37,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 READ_RESULTS = """() => {
   const r = document.getElementById("results");
   if (!r || r.getAttribute("aria-busy")) return null;
-  return Array.from(r.querySelectorAll("a[href]")).map(a => {
-    const li = a.closest("[data-id]");
-    return li ? li.getAttribute("data-id") : a.getAttribute("href");
-  });
+  return Array.from(r.querySelectorAll("li[data-id]")).map(li => li.getAttribute("data-id"));
 }"""
 
 
@@ -86,12 +86,16 @@ def main() -> None:
     from search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
 
     from crsearch.site import build as site
+    from crsearch.site import searchdata
+    from tools.site_parity import site_ranks
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")
     ap.add_argument("--verbose", "-v", action="store_true", help="list queries the site does not rank first (never held-out ones)"
                          " and every query where the site's top five differ from the CLI's")
     ap.add_argument("--no-real", action="store_true", help="the development set only")
+    ap.add_argument("--browser-sample", type=int, default=40,
+                    help="how many queries the browser check runs through search.html")
     args = ap.parse_args()
     queries = load_queries()
     real = [] if args.no_real else load_real()
@@ -103,6 +107,23 @@ def main() -> None:
     t = time.perf_counter()
     site.build(release, out)
     build_s = time.perf_counter() - t
+    meta, keys = (next(out.glob(f"search/{stem}.*.js")).relative_to(out).as_posix()
+                  for stem in (searchdata.META, searchdata.KEYS))
+    texts = list(dict.fromkeys(q["query"] for q in queries + real))
+    t = time.perf_counter()
+    got = dict(zip(texts, site_ranks(out, meta, keys, texts, out.parent)))
+    run_s = time.perf_counter() - t
+
+    def site_rank(query: str, limit: int = 10, source: str = "") -> list[str]:
+        ids = got[query]
+        return ids[:limit] if isinstance(ids, list) else []
+
+    ours = evaluate(site_rank, queries + real, args.verbose, "site")
+    differ: list = []
+    agree = {"development set": agreement(site_rank, lexical, queries, differ=differ),
+             "real questions": agreement(site_rank, lexical, real, differ=differ)}
+    # The browser check: the page ranks with the module.
+    sample = texts[:: max(1, len(texts) // args.browser_sample)][: args.browser_sample]
     server = site.make_server(out, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -113,20 +134,16 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        t = time.perf_counter()
-        site_rank = memo(site_ranker(page, base))
-        ours = evaluate(site_rank, queries + real, args.verbose, "site")
-        run_s = time.perf_counter() - t
-        differ: list = []
-        agree = {"development set": agreement(site_rank, lexical, queries, differ=differ),
-                 "real questions": agreement(site_rank, lexical, real, differ=differ)}
+        in_browser = site_ranker(page, base)
+        same_in_browser = sum(in_browser(q) == site_rank(q) for q in sample)
         browser.close()
     server.shutdown()
     print(f"{len(queries)} development queries, {len(real)} real questions "
           f"({sum(1 for q in real if q.get('holdout'))} held out), release {args.release}; "
-          f"site built in {build_s:.1f} s, queries run in the browser in {run_s:.1f} s; "
-          f"JavaScript errors: {len(errors)}\n")
-    print("MRR@10 (R@1 / R@5): the site, the CLI with embeddings off (what the site mirrors),"
+          f"site built in {build_s:.1f} s, queries ranked by rank.js under node in {run_s:.1f} s; "
+          f"browser check: search.html ranks {same_in_browser} of {len(sample)} sample queries as "
+          f"rank.js does; JavaScript errors: {len(errors)}\n")
+    print("MRR@10 (R@1 / R@5): the site, the CLI with embeddings off (what the site runs),"
           " and the CLI with embeddings (WordLlama)\n")
     print(f"{'kind':<20}{'n':>4}   {'site':>19}   {'CLI lexical':>19}   {'CLI + embeddings':>19}"
           f"   site/CLI lexical")

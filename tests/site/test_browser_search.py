@@ -109,6 +109,19 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
         assert search(page, base_url, query)[:5] == cli, query
 
 
+def test_the_page_ranks_with_the_ranking_module(page, base_url):
+    """One ranking: the page's engine is rank.js's (site.js has none), and
+    its results are the ones rank.js gives for the same query."""
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]))
+    got = search(page, base_url, "what happens when a creature dies")
+    assert {"rank.js", "site.js"} <= set(loaded)
+    assert page.evaluate("crsearch.engine().then(e => e instanceof CrsearchRank.Engine)")
+    again = page.evaluate("""q => crsearch.engine().then(e => new CrsearchRank.Engine(e.m, e.keys, e.load)
+        .search(q, 10)).then(r => r.results.map(h => h.id))""", "what happens when a creature dies")
+    assert got == again and got
+
+
 @pytest.fixture(scope="module")
 def lexical(indexed_data_dir):
     """The CLI's engine with its embeddings off: what the site mirrors."""
