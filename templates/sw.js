@@ -21,7 +21,7 @@ var HASHED = /\.[0-9a-f]{10}\.js$/;
 /* A page that has just registered this worker may be about to search: a
    second's grace for it to say so. */
 var busyUntil = Date.now() + 1000;
-var busyChannel = null;
+var busyChannel;  // held for the worker's life: a collected channel stops listening
 try {
   busyChannel = new BroadcastChannel("crsearch-busy");
   busyChannel.onmessage = function (ev) {

@@ -1,0 +1,228 @@
+/* Unit tests of the site's ranking module (templates/js/rank.js) under node:
+   `node --test tests/js/`.  The data here is a small hand-made release in
+   the search data's shape (crsearch/site/searchdata.py); that the module
+   ranks the real release as the CLI does is tools/site_parity.py's job. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const rank = require("../../templates/js/rank.js");
+
+const STOP = ["a", "an", "and", "by", "is", "of", "the", "to", "with"];
+const QUESTION = ["what", "how", "does", "i", "my", "it"];
+/* Weights chosen for the tests (the site's come from RankingConfig). */
+const CONFIG = {
+  adjacent: 0.5, again: 0.3, candidates: 30, card: 0.8, chapter: 0.15, cited: 1.0, common: 0.5,
+  coverage: 1.0, glossary_multi: 0.5, interaction_name: 10.0, interaction_top: 4, named: 0.4,
+  parent: 0.15, parent_max: 4, parent_min: 3, passage: 4.0, passage_terms: 8, phrase: 0.8,
+  question_candidates: 300, semantic_min_terms: 4, situation_weight: 1.5, subrules_window: 3,
+  topic: 1.0, topic_step: 0.1,
+};
+const DOCS = [
+  ["1", "section", "Game Concepts", ""],
+  ["100", "chapter", "General", ""],
+  ["100.1", "rule", "General", "Players who lose the game leave it."],
+  ["702", "chapter", "Keyword Abilities", ""],
+  ["702.2", "rule", "Deathtouch", "Deathtouch"],
+  ["702.2a", "subrule", "Deathtouch", "Deathtouch is a static ability."],
+  ["702.2b", "subrule", "Deathtouch", "A creature dealt damage by a source with deathtouch is destroyed."],
+  ["glossary:Deathtouch", "glossary", "Deathtouch", "A keyword ability that causes damage dealt by an object to be especially effective."],
+];
+/* The stems the build would export (Porter's, computed in Python). */
+const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "caus", dealt: "dealt",
+  destroyed: "destroi", especially: "especi", effective: "effect", keyword: "keyword", static: "static",
+  concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
+
+/* A release in the search data's shape, and a loader for its files. */
+function release({ forms = {}, cues = [], config = {} } = {}) {
+  const text = new rank.Text({}, STOP);
+  const stem = (w) => STEMS[w] || w;
+  const files = {}, entries = {}, postings = {}, counts = {};
+  DOCS.forEach(([, , title, body], d) => {
+    const ws = text.words(body).concat(text.words(title));
+    ws.forEach((w) => { counts[w] = (counts[w] || 0) + 1; });
+    new Set(ws.filter((w) => STOP.indexOf(w) < 0).map(stem)).forEach((s) => {
+      const p = postings[s] = postings[s] || [0, [], [], [], []];
+      const inText = text.words(body).filter((w) => stem(w) === s).length;
+      if (inText) p[0]++;
+      p[1].push(d);
+      p[2].push(1000 * inText + 4000 * text.words(title).filter((w) => stem(w) === s).length);
+      p[3].push(d);
+    });
+  });
+  const deltas = (nums) => nums.map((n, i) => n - (i ? nums[i - 1] : 0));
+  Object.values(postings).forEach((p) => { p[1] = deltas(p[1]); p[3] = deltas(p[3]); });
+  Object.keys(counts).forEach((w) => { if (STOP.indexOf(w) < 0) entries[w] = [counts[w], stem(w) === w ? 0 : stem(w)]; });
+  const shards = {};
+  const shard = (k) => (shards[k] = shards[k] || { w: {}, p: {}, f: {} });
+  Object.entries(entries).forEach(([w, e]) => { shard(w[0]).w[w] = e; });
+  Object.entries(postings).forEach(([s, p]) => { shard(s[0]).p[s] = p; });
+  Object.entries(forms).forEach(([s, fs]) => { shard(fs[0]).f[s] = fs; });
+  const keys = { shards: {}, letters: {}, stop_words: STOP, fold: {}, jargon: { dt: "deathtouch" },
+    question_words: QUESTION, topics: {}, cards: {} };
+  Object.entries(shards).forEach(([k, d]) => { keys.shards[k] = `w-${k}.js`; files[`search/w-${k}.js`] = d; });
+  const letters = {};
+  Object.entries(counts).sort().forEach(([w, c]) => { (letters[w[0]] = letters[w[0]] || []).push([w, c]); });
+  Object.entries(letters).forEach(([l, rows]) => { keys.letters[l] = `v-${l}.js`; files[`search/v-${l}.js`] = rows; });
+  const topics = {};
+  cues.forEach(([n, stems, rules]) => {
+    const part = topics[stems.split(" ")[0][0]] = topics[stems.split(" ")[0][0]] || { cues: [], rules: [] };
+    part.rules.push(rules);
+    part.cues.push([n, stems, part.rules.length - 1]);
+  });
+  Object.entries(topics).forEach(([l, d]) => { keys.topics[l] = `topics-${l}.js`; files[`search/topics-${l}.js`] = d; });
+  files["search/d0.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
+    stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
+  const meta = {
+    format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },
+    tables: { slang: { "sac": "sacrifice" }, filler_words: ["friend"], first_person: ["i", "my"] },
+    question: { question_start: ["what", "how", "does"], not_names: ["what", "how"], connectors: ["of"],
+      negation_prefixes: ["un", "non"], situation_stems: [], max_terms: 40, max_chars: 2000 },
+    words: {}, scale: 1000, snippet_words: 28, title_rules: ["702.2"], n: DOCS.length,
+    ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
+    keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
+    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: {},
+  };
+  const asked = [];
+  const load = (name, file) => {
+    asked.push(file);
+    return file in files ? Promise.resolve(files[file]) : Promise.reject(new Error(file));
+  };
+  return { meta, keys, load, asked };
+}
+
+function engine(options) {
+  const r = release(options);
+  const e = new rank.Engine(r.meta, r.keys, r.load);
+  e.strict = true;
+  return Object.assign(e, { asked: r.asked });
+}
+
+async function ids(e, query) { return (await e.search(query, 10)).results.map((h) => h.id); }
+
+test("a keyword's rule and subrules come first, then its glossary entry", async () => {
+  const got = await ids(engine(), "deathtouch");
+  assert.deepEqual(got.slice(0, 4), ["702.2", "702.2a", "702.2b", "glossary:Deathtouch"]);
+});
+
+test("jargon is read as the words it stands for", async () => {
+  assert.equal((await ids(engine(), "dt"))[0], "702.2");
+});
+
+test("stems come from the data: the module never stems", async () => {
+  /* "destroying" is no word of the release: its stem is in the word file's forms. */
+  const e = engine({ forms: { destroi: "destroying destroys" } });
+  assert.deepEqual((await ids(e, "destroying"))[0], "702.2b");
+  assert.equal(e.stem("destroying"), "destroi");
+  assert.equal(e.stem("destroyed"), "destroi");
+  /* A form neither the release nor its forms know finds nothing. */
+  assert.deepEqual(await ids(engine(), "destroying"), []);
+});
+
+test("strict mode refuses a stem whose word file is not loaded", () => {
+  const e = engine();
+  assert.throws(() => e.stem("deathtouch"), /not loaded/);
+  e.strict = false;
+  assert.equal(e.stem("deathtouch"), "deathtouch");
+});
+
+test("a typo is corrected from the letter file, and said", async () => {
+  const e = engine();
+  const res = await e.search("deathtuch", 10);
+  assert.equal(res.suggestion, "deathtouch");
+  assert.equal(res.results[0].id, "702.2");
+  assert.ok(e.asked.includes("search/v-d.js"));
+});
+
+test("topic weights are the exported config's", async () => {
+  /* The cue "lose game" names 702.2a, which has neither word. */
+  const cues = [[0, "game lose", ["702.2a"]]];
+  const withTopic = await ids(engine({ cues }), "lose the game");
+  assert.ok(withTopic.includes("702.2a"));
+  const without = await ids(engine({ cues, config: { topic: 0 } }), "lose the game");
+  assert.ok(!without.includes("702.2a") && without.includes("100.1"));
+});
+
+test("a rule number or a range lists exactly its rules", async () => {
+  assert.deepEqual(await ids(engine(), "702.2a-b"), ["702.2a", "702.2b"]);
+  assert.deepEqual(await ids(engine(), "CR 702.2"), ["702.2", "702.2a", "702.2b"]);
+  const res = await engine().search("702.9z", 10);
+  assert.match(res.error, /no subrule 702.9z/);
+});
+
+test("a filter keeps its kind only", async () => {
+  assert.deepEqual(await ids(engine(), "kind:glossary deathtouch"), ["glossary:Deathtouch"]);
+  await assert.rejects(engine().search("kind:card deathtouch", 10), rank.BadInput);
+});
+
+test("a title rule goes below its own subrule in a question's ranking", () => {
+  const e = engine();
+  const got = e.subrulesFirst([["702.2", 3], ["702.2b", 2], ["100.1", 1]]);
+  assert.deepEqual(got, [["702.2b", 3], ["702.2", 2], ["100.1", 1]]);
+});
+
+test("a question: its card names are left out, its slang read", () => {
+  const e = engine();
+  const q = e.parse("My friend says I can sac Xenagos, God of Revels to it?");
+  assert.ok(q.question && !q.passage);
+  assert.deepEqual(q.names, ["Xenagos, God of Revels"]);
+  assert.deepEqual(q.slang, [["sac", "sacrifice"]]);
+  assert.ok(!q.words.includes("xenagos"));
+  assert.deepEqual(e.terms(q), ["says", "can", "sac", "sacrifice"]);
+});
+
+test("pasted text is a passage; its rule numbers are references", () => {
+  const e = engine();
+  const q = e.parse("A player loses the game when the game says so; see rules 104.3a and 104.3b.");
+  assert.ok(q.passage && !q.question);
+  assert.deepEqual(q.ids, [["104.3a", "104.3a"], ["104.3b", "104.3b"]]);
+  assert.ok(!q.words.includes("rules"));
+});
+
+test("rule numbers are read as numbers.py reads them", () => {
+  assert.deepEqual(rank.parseSpec("510.1c-d"), [["510.1c", "510.1d"]]);
+  assert.deepEqual(rank.parseSpec("601.2f\u2013h"), [["601.2f", "601.2h"]]);
+  assert.deepEqual(rank.parseSpec("rules 110.2 and 112.2"), [["110.2", "110.2"], ["112.2", "112.2"]]);
+  assert.deepEqual(rank.parseSpec("608.3a and b"), [["608.3a", "608.3a"], ["608.3b", "608.3b"]]);
+  assert.equal(rank.normalizeId("\u00a7 702.019C."), "702.19c");
+  assert.throws(() => rank.parseSpec("702.19l"), rank.BadInput);
+  assert.throws(() => rank.parseSpec("7-702"), rank.BadInput);
+});
+
+test("references in running text are found as numbers.find_references finds them", () => {
+  const refs = rank.findReferences("See rules 508.1, 509.1, and 510.1. Also rule 702.19c\u2013e and 20 life.");
+  assert.deepEqual(refs.map((r) => r[2]), ["rules 508.1, 509.1, and 510.1", "rule 702.19c\u2013e"]);
+  assert.deepEqual(refs[1][3], [["702.19c", "702.19e"]]);
+  /* A bare chapter needs a word or a title that vouches for it. */
+  assert.deepEqual(rank.findReferences("See 718, \u201cPrototype Cards.\u201d")[0][3], [["718", "718"]]);
+  assert.deepEqual(rank.findReferences("draw 100 cards"), []);
+});
+
+test("spelling similarity is difflib's ratio", () => {
+  assert.equal(rank.ratio("deathtouch", "deathtuch"), 18 / 19);
+  assert.equal(rank.ratio("abcd", "bcda"), 0.75);
+  assert.equal(rank.ratio("", ""), 1);
+});
+
+test("folding uses the exported table, then lowercase", () => {
+  const t = new rank.Text({ "\u2019": "'", "\u00df": "ss" }, STOP);
+  assert.deepEqual(t.words("Can\u2019t STRA\u00dfE \uff21BC"), ["can't", "strasse", "abc"]);
+  assert.equal(rank.clean("a\u0000b\u200b  c\ufeff"), "a b c");
+});
+
+test("a linked query asks for its word, topic and card files only", () => {
+  const r = release({ cues: [[0, "game lose", ["702.2a"]]] });
+  const got = rank.linkedQueryFiles(r.keys, "What does deathtouch do to the game?");
+  const names = got.files.map((f) => f[0]).sort();
+  assert.deepEqual(names, ["topics-g", "w-d", "w-g"]);
+  assert.deepEqual(got.words, [["deathtouch", "w-d"], ["do", "w-d"], ["game", "w-g"]]);
+  assert.deepEqual(rank.linkedQueryFiles(r.keys, "702.19c"), { words: [], files: [] });
+  assert.deepEqual(rank.needsLetter(r.keys, { w: {} }, "deathtuch"), ["v-d", "search/v-d.js"]);
+  assert.equal(rank.needsLetter(r.keys, { w: { deathtouch: [3, 0] } }, "deathtouch"), null);
+});
+
+test("data of another format is refused", () => {
+  const r = release();
+  assert.throws(() => new rank.Engine({ ...r.meta, format: 1 }, r.keys, r.load), /format 1/);
+});
