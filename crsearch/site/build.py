@@ -12,9 +12,10 @@ Layout: all pages sit in one folder, so every link is a plain relative
 - ``<chapter>.html`` (``702.html``): every rule and subrule, anchored at its id;
 - ``glossary.html``, ``keywords.html`` (701 and 702), ``about.html`` (the
   introduction, credits, where the text came from, the parser's notes);
-- ``search.html`` + ``rank.js`` + ``site.js`` + ``search/``: the CLI's
-  ranking in the browser (``rank.js``; ``site.js`` is the page around it),
-  over the data ``site_search`` exports at build time;
+- ``search.html`` + ``text.js`` + ``rank.js`` + ``site.js`` + ``search/``:
+  the CLI's ranking in the browser (``rank.js``, with its words in
+  ``text.js``; ``site.js`` is the page around it), over the data
+  ``site_search`` exports at build time;
 - ``702.19c.html``: one page per rule and subrule, the rule in context;
 - ``api/`` (``site_api``), ``sw.js`` and ``manifest.webmanifest``
   (``site_offline``); with ``--all`` (:func:`build_all`) older releases under
@@ -49,8 +50,8 @@ from crsearch.version import __version__
 
 MARKER = "crsearch-site.json"
 #: Files copied into every release's folder: site name -> path in templates/.
-STATIC = {"site.css": "site.css", "rank.js": "js/rank.js", "site.js": "site.js",
-          "explain.js": "explain.js", "app.js": "app.js"}
+STATIC = {"site.css": "site.css", "text.js": "js/text.js", "rank.js": "js/rank.js",
+          "site.js": "site.js", "explain.js": "explain.js", "app.js": "app.js"}
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -511,10 +512,24 @@ def environment(urls: Urls):
     env.globals["anchor"] = urls.anchor
     env.globals["permalink"] = urls.permalink
     env.globals["alias"] = anchor_alias
+    env.globals["inline_script"] = inline_script
     from crsearch.site.changes import elide
 
     env.filters["elide"] = elide
     return env
+
+
+def inline_script(name: str) -> Any:
+    """A script of ``templates/`` to write inside a page's ``<script>``: the
+    search page runs ``js/text.js`` before anything has loaded."""
+    from markupsafe import Markup
+
+    from crsearch.paths import templates_dir
+
+    code = (templates_dir() / name).read_text(encoding="utf-8")
+    if "</" in code:
+        raise SiteError(f"{name} holds '</', which would end the page's <script>")
+    return Markup(code)
 
 
 def anchor_alias(id: str) -> str:

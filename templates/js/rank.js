@@ -12,27 +12,25 @@
    Pure: no DOM, no window, no document.  Data files are read through the
    ``load(name, file)`` function given to ``new Engine(...)``, which returns
    a promise of the file's data (the pages add a <script>, node reads the
-   file).  Loaded as a classic script it defines ``CrsearchRank``; under
-   node, ``require`` returns the same object.  tools/site_parity.py checks
+   file).  Loaded as a classic script after text.js (its words and data
+   files) it defines ``CrsearchRank``; under node, ``require`` returns the
+   same object.  tools/site_parity.py checks
    that it ranks every bench query as the CLI does. */
 (function (root, factory) {
   "use strict";
-  const api = factory();
-  if (typeof module === "object" && module && module.exports) module.exports = api;
-  else root.CrsearchRank = api;
-}(typeof globalThis !== "undefined" ? globalThis : this, function () {
+  if (typeof module === "object" && module && module.exports) module.exports = factory(require("./text.js"));
+  else root.CrsearchRank = factory(root.CrsearchText);
+}(typeof globalThis !== "undefined" ? globalThis : this, function (T) {
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
   const FORMAT = 2;
   const GLOSSARY = "glossary:";
 
-  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
 
+  /* What errors.BadInput is in the CLI: a query that cannot be searched. */
   class BadInput extends Error {}
-  class NotFound extends Error {
-    constructor(message, near) { super(message); this.near = near || null; }
-  }
 
   /* -- Python's strings ----------------------------------------------------- */
   /* str.isspace(): what str.strip() and str.split() take away. */
@@ -62,14 +60,11 @@
   function joinSplit(s) { return pySplit(s).join(" "); }
   /* Python's \w (str patterns): letters, numbers, the underscore. */
   const W = "\\p{L}\\p{N}_";
-  /* text.WORD: letters and digits, with inner apostrophes kept. */
-  const WORD_RE = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
   function pairs(ws) {
     const out = new Set();
     for (let i = 1; i < ws.length; i++) out.add(ws[i - 1] + " " + ws[i]);
     return out;
   }
-  function isAlpha(w) { return w.length > 0 && /^\p{L}+$/u.test(w); }
   function isUpperPy(s) {
     /* str.isupper(): some cased character, none lowercase. */
     let cased = false;
@@ -82,24 +77,6 @@
     return cased;
   }
   function startsUpper(s) { return /^\p{Lu}/u.test(s); }
-
-  /* -- text.py: folding and words ------------------------------------------- */
-  /* ``table``: searchdata.fold_table(), what text.fold does to a character
-     beyond lowercasing it. */
-  class Text {
-    constructor(table, stopWords) {
-      this.table = table || {};
-      this.stop = new Set(stopWords || []);
-    }
-    fold(text) {
-      const t = this.table;
-      let out = "";
-      for (const c of text.normalize("NFKC")) out += own(t, c) ? t[c] : c.toLowerCase();
-      return out;
-    }
-    words(text) { return this.fold(text).match(WORD_RE) || []; }
-    normTitle(text) { return this.words(text).join(" "); }
-  }
 
   /* -- numbers.py: rule numbers --------------------------------------------- */
   const LETTERS = "abcdefghijkmnpqrstuvwxyz";
@@ -396,7 +373,6 @@
   const KINDS = ["rule", "subrule", "chapter", "section", "glossary"];
   const CAP_TOKEN = new RegExp(`[A-Z][${W}'\u2019-]*|[${W}'\u2019-]+|[.?!:;,()"]`, "gu");
   const TYPED_CAP = new RegExp(`(?<![${W}])[A-Z][${W}']*`, "gu");
-  const CARD_TOKEN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*/gu;
   const SENTENCE_MARK = /[.;:]\s+[\p{L}\p{N}_]/u;
 
   /* query.clean: control characters, lone surrogates and other unprintables
@@ -478,13 +454,6 @@
   const EMPTY = new Set();
   /* How many results the search page shows before the rest are ranked. */
   const FIRST = 3;
-
-  /* The longest prefix key of ``keys`` (a Set) that starts ``word``
-     (searchdata.shard_key). */
-  function shardKey(word, keys) {
-    for (let n = Math.min(word.length, 4); n > 0; n--) if (keys.has(word.slice(0, n))) return word.slice(0, n);
-    return null;
-  }
 
   /* The engine of one release: ``meta`` and ``keys`` are the search data's
      two first files, ``load(name, file)`` reads any other ("search/..."). */
@@ -1491,11 +1460,6 @@
     }
   }
 
-  function firstLetters(ws) {
-    const out = [];
-    ws.forEach((w) => { const l = w.slice(0, 1); if (out.indexOf(l) < 0) out.push(l); });
-    return out;
-  }
   /* glossary.title_variants: a typed title and its likely intended forms. */
   function titleVariants(t) {
     const out = [t];
@@ -1505,52 +1469,8 @@
     return out;
   }
 
-  /* The data files a search for ``text`` will ask for first, known from the
-     keys file alone: the search page asks for them while this module's
-     engine and the metadata load.  [name, file] pairs; ``wordFile(d, w)``
-     says, once a word file ``d`` is in, whether word ``w`` needs the
-     letter file too (a typo to correct). */
-  function linkedQueryFiles(keys, text) {
-    const t = new Text(keys.fold, keys.stop_words);
-    /* A rule number ("601.2f-h") searches for no words. */
-    if (!/\p{L}{3}/u.test(text) && /[0-9]/.test(text)) return { words: [], files: [] };
-    const ws = t.words(text), questionWords = new Set(keys.question_words), want = [], files = [];
-    const take = (w) => {
-      if (!t.stop.has(w) && !/[0-9]/.test(w) && !(ws.length < 9 && questionWords.has(w))) want.push(w);
-    };
-    ws.forEach((w) => {
-      take(w);
-      if (own(keys.jargon, w)) t.words(keys.jargon[w]).forEach(take);
-    });
-    const shardKeys = new Set(Object.keys(keys.shards));
-    const add = (name, file) => { if (!files.some((f) => f[0] === name)) files.push([name, "search/" + file]); };
-    /* A cue has no stop word; a card's name may start with one ("The"). */
-    firstLetters(ws.concat(want).filter((w) => !t.stop.has(w)).concat([""])).forEach((l) => {
-      if (own(keys.topics, l)) add("topics-" + l, keys.topics[l]);
-    });
-    if (ws.length >= 4 || text.indexOf("?") >= 0) {
-      firstLetters((text.match(CARD_TOKEN) || []).map((x) => t.fold(x))).forEach((l) => {
-        if (own(keys.cards, l)) add("cards-" + l, keys.cards[l]);
-      });
-    }
-    const words = [];
-    want.forEach((w) => {
-      const k = shardKey(w, shardKeys);
-      if (k === null) return;
-      words.push([w, "w-" + k]);
-      add("w-" + k, keys.shards[k]);
-    });
-    return { words, files };
-  }
-  /* Whether a word of a linked query needs its letter file (a typo). */
-  function needsLetter(keys, shard, w) {
-    const e = shard.w[w];
-    return (!e || !e[0]) && w.length >= 4 && isAlpha(w) && own(keys.letters, w[0])
-      ? ["v-" + w[0], "search/" + keys.letters[w[0]]] : null;
-  }
-
   return {
-    FORMAT, BadInput, NotFound, Engine, Text, parseSpec, normalizeId, findReferences, expand, ratio, clean,
-    idKind, parentId, unpackIds, shardKey, linkedQueryFiles, needsLetter,
+    FORMAT, BadInput, Engine, Text, parseSpec, normalizeId, findReferences, expand, ratio, clean,
+    idKind, parentId, unpackIds, shardKey,
   };
 }));

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const rank = require("../../templates/js/rank.js");
+const text = require("../../templates/js/text.js");
 
 const STOP = ["a", "an", "and", "by", "is", "of", "the", "to", "with"];
 const QUESTION = ["what", "how", "does", "i", "my", "it"];
@@ -213,13 +214,13 @@ test("folding uses the exported table, then lowercase", () => {
 
 test("a linked query asks for its word, topic and card files only", () => {
   const r = release({ cues: [[0, "game lose", ["702.2a"]]] });
-  const got = rank.linkedQueryFiles(r.keys, "What does deathtouch do to the game?");
+  const got = text.linkedQueryFiles(r.keys, "What does deathtouch do to the game?");
   const names = got.files.map((f) => f[0]).sort();
   assert.deepEqual(names, ["topics-g", "w-d", "w-g"]);
   assert.deepEqual(got.words, [["deathtouch", "w-d"], ["do", "w-d"], ["game", "w-g"]]);
-  assert.deepEqual(rank.linkedQueryFiles(r.keys, "702.19c"), { words: [], files: [] });
-  assert.deepEqual(rank.needsLetter(r.keys, { w: {} }, "deathtuch"), ["v-d", "search/v-d.js"]);
-  assert.equal(rank.needsLetter(r.keys, { w: { deathtouch: [3, 0] } }, "deathtouch"), null);
+  assert.deepEqual(text.linkedQueryFiles(r.keys, "702.19c"), { words: [], files: [] });
+  assert.deepEqual(text.needsLetter(r.keys, { w: {} }, "deathtuch"), ["v-d", "search/v-d.js"]);
+  assert.equal(text.needsLetter(r.keys, { w: { deathtouch: [3, 0] } }, "deathtouch"), null);
 });
 
 test("data of another format is refused", () => {

@@ -139,7 +139,7 @@ def test_question_tables_are_the_clis(meta):
 def test_the_javascript_keeps_no_word_list_or_weight_of_its_own():
     from crsearch.paths import templates_dir
 
-    for name in ("site.js", "js/rank.js", "search.html"):
+    for name in ("site.js", "js/rank.js", "js/text.js", "search.html"):
         js = (templates_dir() / name).read_text(encoding="utf-8")
         for word in ("state-based actions", "last known information", "\"whats\"", "\"which\"",
                      "\"deck out\"", "\"friend\"", "\"graveyard\"", "\"whose\"", "0.15", "0.8",
