@@ -366,7 +366,7 @@ def test_serve_binds_to_loopback_only(latest_site):
 
 
 def test_importing_the_cli_loads_no_site_dependencies():
-    code = ("import sys, crsearch.cli, crsearch.cli_site; "
+    code = ("import sys, crsearch.cli.main, crsearch.cli.site; "
             "bad = [m for m in ('jinja2', 'bs4', 'crsearch.site.build', 'crsearch.ingest.htmlread') "
             "if m in sys.modules]; print(bad)")
     out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,
