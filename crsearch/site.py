@@ -804,7 +804,7 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
-    from crsearch.site_serve import CachingHandler
+    from crsearch.site_serve import CachingHandler, inside, open_regular
 
     class Handler(CachingHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -816,8 +816,13 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
 
         def send_error(self, code: int, message: str | None = None,
                        explain: str | None = None) -> None:
-            if code == 404 and (root / "not-found.html").is_file():
-                body = (root / "not-found.html").read_bytes()
+            page = None
+            if code == 404:
+                real = inside(os.path.realpath(root), str(root / "not-found.html"))
+                page = open_regular(real) if real else None
+            if page is not None:
+                with page[0] as f:
+                    body = f.read()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
