@@ -310,7 +310,7 @@ def publish(staged: Path, out: Path, warn: Callable[[str], None] | None = None) 
                 f"{out} holds {_files(len(bad))} this build would overwrite that no crsearch "
                 f"build wrote there or that changed since: {', '.join(bad[:5])}"
                 + (" …" if len(bad) > 5 else "")
-                + "; move them away or build into another folder")
+                + f"; move {'it' if len(bad) == 1 else 'them'} away or build into another folder")
         if not _in_use(out) and _only_ours(out, ours, old is not None):
             _swap(staged, out, old or {}, warn)
         else:
