@@ -34,6 +34,11 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
               all_releases: bool) -> None:
     """Render the release to static HTML in OUT (replacing an earlier build).
 
+    Only the files an earlier build wrote are replaced or removed: a
+    .git, a CNAME or notes beside the site stay.  A file the build would
+    overwrite that no build wrote (or that was changed since) stops it,
+    with nothing changed.
+
     Pages link every cross-reference and every rule has a page of its own;
     the search box ranks like `crsearch search`, api/ holds the rules as
     JSON, and a service worker keeps the site offline.  Use the global

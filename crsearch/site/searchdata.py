@@ -118,20 +118,26 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
     boosted fields as ``search.Engine`` sums them for typed queries, and over
     text and name unboosted as it sums them for a pasted passage; and each
     stem's document frequency in the text field (what the CLI's idf uses)."""
+    import tempfile
+
     from crsearch.search.build import documents
     from crsearch.search.fastindex import ids_and_frequencies
     from crsearch.search.schema import BM25_B, BM25_K1, FIELD_BOOSTS, INDEX_NAME, load_whoosh, schema
 
     load_whoosh()
     from whoosh import scoring
-    from whoosh.filedb.filestore import RamStorage
 
     docs = documents(release)
-    ix = RamStorage().create_index(schema(), indexname=INDEX_NAME)
-    writer = ix.writer(limitmb=256, procs=1, multisegment=False)
-    for doc in docs:
-        writer.add_document(**{k: v for k, v in doc.items() if v != "" or k in ("title", "parent")})
-    writer.commit(optimize=False)
+    # Whoosh stages postings on disk even for an index in RAM; by default in
+    # a folder of a fixed name in the shared temp folder, which concurrent
+    # builds (and other users' symlinks) share.  Ours is private to the build.
+    with tempfile.TemporaryDirectory(prefix="crsearch-site-") as private:
+        ix = _ram_storage(private).create_index(schema(), indexname=INDEX_NAME)
+        writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+        for doc in docs:
+            writer.add_document(**{k: v for k, v in doc.items()
+                                   if v != "" or k in ("title", "parent")})
+        writer.commit(optimize=False)
     with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
         reader = s.reader()
         docids, df = ids_and_frequencies(s)
@@ -151,6 +157,20 @@ def _postings(release: Release) -> tuple[list[str], dict[str, int], Scores, Scor
                     m.next()
     by_id = {d["id"]: d for d in docs}
     return docids, df, scores, passage, [by_id[i] for i in docids]
+
+
+def _ram_storage(private: str) -> Any:
+    """Whoosh's RAM storage, with its temporary files in new folders inside
+    ``private`` (a folder only this build writes to)."""
+    import tempfile
+
+    from whoosh.filedb.filestore import FileStorage, RamStorage
+
+    class PrivateRamStorage(RamStorage):
+        def temp_storage(self, name: str | None = None) -> FileStorage:
+            return FileStorage(tempfile.mkdtemp(prefix="postings-", dir=private))
+
+    return PrivateRamStorage()
 
 
 def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
