@@ -108,13 +108,15 @@ def load_cards(path: Path = CARDS) -> list[dict]:
         layer_gold = []
         for lines in (term_lines, ability_lines):
             # Each phrase is found at or after the previous one's start (a
-            # duration can open a replacement clause), never twice the same span.
+            # duration can open a replacement clause), never twice the same
+            # span, nor inside an earlier phrase with the same id.
             gold, pos, spans = [], 0, set()
             for line in lines.strip().splitlines():
                 phrase, id = (part.strip() for part in line.rsplit("|", 1))
                 pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
                 m = pattern.search(text, pos)
-                while m and (m.start(), m.end()) in spans:
+                while m and ((m.start(), m.end()) in spans or any(
+                        g[3] == id and g[0] <= m.start() and m.end() <= g[1] for g in gold)):
                     m = pattern.search(text, m.start() + 1)
                 if m is None:
                     raise SystemExit(f"{head}: {phrase!r} not found in order in the card text")
