@@ -56,15 +56,20 @@ _LIST_COMMA = (",(?= (?:or|and|and/or) )"
 # Kozilek, Butcher of Truth is put ..."), and a list's commas ("an instant,
 # sorcery, or Wizard spell") do not end it.
 _CONDITION = ("[^.;:\\n\"“”()]*?(?<![A-Za-z'’])[a-z](?:" + _CLAUSE + "|" + _LIST_COMMA
-              + ")*?(?=,)(?!" + _LIST_COMMA + ")")
+              + "|\\([^()\\n]*\\))*?(?=,)(?!" + _LIST_COMMA + ")")
 _STEP = "(?:step|upkeep|phase|combat|turn)"
 _CANT = "[Cc](?:an['’]t|annot)"
 # Words that make "this turn" a duration: a modal or an effect's verb before
 # it, with no relative or conditional clause between ("died this turn" and
 # "creatures that attacked this turn" say when, not how long).
 _MODAL = ("(?:can['’]t|cannot|can|may|must|would|gets?|gains?|loses?|don['’]t|doesn['’]t)")
-_NO_CLAUSE = ("(?:(?!\\b(?:if|If|who|which|whose|when|whenever)\\b|\\bthat (?=[a-z]+ed\\b))"
+_NO_CLAUSE = ("(?:(?!\\b(?:if|If|who|which|whose|when|whenever|unless|as long as)\\b"
+              "|\\bthat (?=[a-z]+ed\\b))"
               "[^.;,\\n])*?")
+
+#: Stands in a pattern for the names of the keywords that are activated
+#: abilities ("Equip only as a sorcery"), which ``build`` reads from the release.
+ACTIVATED_KEYWORDS = "<activated keywords>"
 
 #: The readings: (group, term, kind, (chapter, phrase of its rule), pattern,
 #: words inside it that are not the terms they look like).  Within a group the
@@ -96,7 +101,7 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
      "(" + _NOT_LETTER_BEFORE + "When(?:ever)? " + _CONDITION + ")", ()),
     # Activated abilities: mana and loyalty abilities first.
     ("activated", "Loyalty ability", "loyalty ability", ("606", "activate a loyalty ability"),
-     "((?<![^\\n])[+−\\-]?(?:[0-9]+|X):)(?= )", ()),
+     "((?<![^\\n])(?:\\[[+−\\-]?(?:[0-9]+|X)\\]|[+−\\-]?(?:[0-9]+|X)):)(?= )", ()),
     ("activated", "Mana ability", "mana ability", ("605", "is a mana ability if"),
      _START + "(" + _COST + " Add(?: ?" + _SYMBOL + ")*)(?![^.\\n]*\\btarget\\b)", ()),
     ("activated", "Activated ability", "activated ability", ("602", "[Cost]: [Effect"),
@@ -104,8 +109,8 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
     # Restrictions on activating, and sorcery timing.
     ("restriction", "Activate only as a sorcery", "restriction",
      ("602", "“Activate only as a sorcery”"),
-     "((?:Activate|[A-Z][a-z]+(?: up)?) (?:this ability )?only (?:as a sorcery|any time you "
-     "could cast a sorcery))" + _NOT_LETTER_AFTER, ("sorcery",)),
+     "((?:Activate|" + ACTIVATED_KEYWORDS + ") (?:this ability )?only (?:as a sorcery|any time "
+     "you could cast a sorcery))" + _NOT_LETTER_AFTER, ("sorcery",)),
     ("restriction", "Activate only as an instant", "restriction",
      ("602", "“Activate only as an instant”"),
      "(Activate (?:this ability )?only as an instant)" + _NOT_LETTER_AFTER, ("instant",)),
@@ -166,12 +171,32 @@ def _plain(text: str) -> str:
     return text.replace("’", "'").replace("“", '"').replace("”", '"').lower()
 
 
+def _escape(text: str) -> str:
+    """``text`` as a pattern both engines read alike (re.escape's "\\-" is an
+    error in a JavaScript "u" pattern)."""
+    return re.sub(r"([.^$*+?()[\]{}|\\/])", r"\\\1", text)
+
+
+def activated_keywords(release: Any) -> list[str]:
+    """Names of the keyword abilities that are activated abilities ("Equip",
+    "Level up"), as reminder text writes them: their rule's first subrule says so."""
+    names = []
+    for r in release.rules:
+        if (r.kind == "subrule" and r.chapter == "702" and r.id.endswith("a")
+                and re.search(r"\b(?:is|represents) (?:an|two) activated abilit", r.text)):
+            name = r.text.split(" is ", 1)[0].split(" represents ", 1)[0]
+            if 0 < len(name) < 30 and name[0].isupper():
+                names.append(name[0] + name[1:].lower())
+    return sorted(set(names), key=lambda n: (-len(n), n))
+
+
 def build(release: Any, short_definition: Any) -> list[dict[str, Any]]:
     """The readings a release has rules for, each with its rule and definition.
 
     :param short_definition: how a rule's text is cut to a definition
         (``explain.short_definition``).
     """
+    keywords = "|".join(_escape(n) for n in activated_keywords(release))
     by_chapter: dict[str, list[Any]] = {}
     for r in release.rules:
         if r.chapter:
@@ -182,6 +207,7 @@ def build(release: Any, short_definition: Any) -> list[dict[str, Any]]:
         rule = next((r for r in by_chapter.get(chapter, []) if wanted in _plain(r.text)), None)
         if rule is None:
             continue  # this release has no rule for it (an older wording)
+        pattern = pattern.replace(ACTIVATED_KEYWORDS, keywords or "(?!)")
         out.append({"group": group, "term": term, "kind": kind, "id": rule.id,
                     "definition": short_definition(rule.text), "pattern": pattern,
                     "drop": list(drop)})
@@ -275,4 +301,4 @@ def read(text: str, readings: list[dict[str, Any]],
     return found, dropped
 
 
-__all__ = ["COST_VERBS", "FACE_BREAK", "READINGS", "READING_KINDS", "build", "faces", "read"]
+__all__ = ["ACTIVATED_KEYWORDS", "COST_VERBS", "FACE_BREAK", "READINGS", "READING_KINDS", "activated_keywords", "build", "faces", "read"]

@@ -532,7 +532,7 @@ _PARAM_DASH = re.compile(r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\r\n(]+")
 _PARAM_WORDS = {
     "f": re.compile(r"[ \u00a0]+from [^,.;:\n(]+?(?:(?: and|,)(?: from)? [^,.;:\n(]+?)*(?=$|[,.;:\n(]| and [a-z]+ )"),
     "o": re.compile(r"[ \u00a0]+(?:for|onto) [\w’'-]+"),
-    "w": re.compile(r"[ \u00a0]+with [^{\n.,]+?(?= ?\{|$|[\n.,])"),
+    "w": re.compile(r"[ \u00a0]+with [^{\n.,(]+?(?= ?[{(]|$|[\n.,])"),
     "a": re.compile(r"[ \u00a0]+an? [\w’'-]+(?: [\w’'-]+)?(?=$|[,.;:\n(])"),
     "e": re.compile(r"[ \u00a0]+[^.\r\n(]+"),
 }

@@ -60,6 +60,20 @@ def test_a_list_or_a_name_with_a_comma_does_not_end_the_condition(table):
         ("When this creature enters", "603.1")]
 
 
+def test_a_keyword_parameter_stops_before_reminder_text(table):
+    text = ("Partner with Sylvia (When this creature enters, target player may put Sylvia into "
+            "their hand from their library, then shuffle.)")
+    assert ("When this creature enters", "603.1") in readings(text, table)
+    assert ("Partner with Sylvia", "702.124") in [(t["text"], t["id"])
+                                                  for t in explain.find(text, table)]
+
+
+def test_a_condition_may_hold_a_parenthesis(table):
+    text = "Whenever you get one or more {E} (energy counters), draw a card."
+    assert readings(text, table) == [
+        ("Whenever you get one or more {E} (energy counters)", "603.1")]
+
+
 def test_a_granted_ability_in_quotes_is_read(table):
     text = 'Create a 2/2 red Goblin creature token with "Whenever this creature attacks, scry 1."'
     assert ("Whenever this creature attacks", "603.1") in readings(text, table)
@@ -77,6 +91,7 @@ def test_a_granted_ability_in_quotes_is_read(table):
     ("+1: Draw a card.\n−3: Destroy target creature.", "+1:", "606.3"),
     ("+1: Draw a card.\n−3: Destroy target creature.", "−3:", "606.3"),
     ("Flying\nEquip {2} ({2}: Attach to target creature you control.)", "{2}:", "602.1"),
+    ("[+1]: Draw a card.\n[−2]: Destroy target creature.", "[−2]:", "606.3"),  # MTGJSON's form
 ])
 def test_activated_abilities_are_read_by_their_cost(table, text, span, id):
     assert (span, id) in readings(text, table)
@@ -114,6 +129,11 @@ def test_activate_only_as_a_sorcery_is_the_timing_rule_not_the_card_type(table):
      "Level up only as a sorcery", "602.5d"),
     ("Each opponent can cast spells only any time they could cast a sorcery.",
      "any time they could cast a sorcery", "307.5"),
+    # Equip is an activated ability, plot a special action: the release says which.
+    ("Equip {2} ({2}: Attach to target creature you control. Equip only as a sorcery.)",
+     "Equip only as a sorcery", "602.5d"),
+    ("Plot {2}{R} (You may pay {2}{R} and exile this card from your hand. Plot only as a "
+     "sorcery.)", "as a sorcery", "307.5"),
 ])
 def test_activation_restrictions(table, text, span, id):
     assert (span, id) in readings(text, table)
@@ -173,6 +193,7 @@ def test_durations(table, text, span, id):
     "If a creature died this turn, draw a card.",
     "Destroy each creature that attacked this turn.",
     "Each player who has cast a spell this turn loses 1 life.",
+    "You may play cards exiled with it as long as you attacked this turn.",
 ])
 def test_this_turn_that_says_when_is_no_duration(table, text):
     assert "514.2" not in ids_of(text, table)
