@@ -58,6 +58,26 @@ def corpus() -> list[dict]:
     return [c for c in json.loads(data) if c.get("text")]
 
 
+BLIND = Path(__file__).resolve().parent / "explain_abilities_corpus.txt"
+
+
+def blind_cards(cards: list[dict]) -> list[dict]:
+    """The blind sample of ``explain_abilities_corpus.txt`` in explain_bench's
+    card shape, its texts read from the corpus by name."""
+    import explain_bench
+
+    text_of = {c["name"]: c["text"] for c in cards}
+    raw = BLIND.read_text(encoding="utf-8")
+    blocks = []
+    for block in raw.split("\n=== ")[1:]:
+        name, _, gold = block.partition("\n")
+        blocks.append(f"=== {name.strip()}\n{text_of[name.strip()]}\n---\n--- abilities\n{gold}")
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "blind.txt"
+        path.write_text("#! layers: abilities\n\n" + "\n".join(blocks), encoding="utf-8")
+        return explain_bench.load_cards(path)
+
+
 def js_parity(export: dict, table: dict, texts: list[str]) -> int:
     """How many texts explain.js reads differently from Python (node)."""
     from crsearch.desk import explain
@@ -111,6 +131,14 @@ def main() -> None:
         print(f"  {n:6}  {id:<7} {term}")
         for line in rng.sample(examples[id], min(args.show, len(examples[id]))):
             print(f"            {line[:110]}")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from explain_bench import score
+
+    blind = blind_cards(cards)
+    s = score(blind, table, show=args.show > 0, layer="abilities")
+    print(f"blind sample ({BLIND.name}, {s['cards']} cards): precision {s['precision']:.3f}   "
+          f"recall {s['recall']:.3f}   exact spans {s['exact_spans']:.3f}   "
+          f"({s['gold']} annotated, {s['found']} found)")
     texts = [c["text"] for c in rng.sample(cards, min(args.sample, len(cards)))]
     differ = js_parity(explain.export(release), table, texts)
     print(f"explain.js vs Python on {len(texts)} cards: {differ} differ")
