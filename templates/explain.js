@@ -212,7 +212,10 @@
       }
       var b = T.meanings[base(m.id)] || m;
       var shape = m.params || (/^70[12]\./.test(b.id) ? (b.params || "") : "");
-      if (shape && asPrinted(text.slice(start, end), m, b)) end = params(text, end, shape);
+      if (shape && asPrinted(text.slice(start, end), m, b)) {
+        if (start > 0 && text[start - 1] !== "\n") shape = shape.replace("e", "");
+        end = params(text, end, shape);
+      }
       if (n === 1 && word === "die" && i > 0 && ["a", "sided", "the", "six", "twenty", "that"]
           .indexOf(text.slice(toks[i - 1][0], toks[i - 1][1]).toLowerCase()) >= 0) {
         i += 1;

@@ -54,9 +54,10 @@ _LIST_COMMA = (",(?= (?:or|and|and/or) )"
 # A trigger condition: up to the comma that ends it.  It names an event, so it
 # has a word in lower case; commas before that word belong to a name ("When
 # Kozilek, Butcher of Truth is put ..."), and a list's commas ("an instant,
-# sorcery, or Wizard spell") do not end it.
-_CONDITION = ("[^.;:\\n\"“”()]*?(?<![A-Za-z'’])[a-z](?:" + _CLAUSE + "|" + _LIST_COMMA
-              + "|\\([^()\\n]*\\))*?(?=,)(?!" + _LIST_COMMA + ")")
+# sorcery, or Wizard spell") do not end it.  Every part is bounded, so a long
+# text without the comma costs time in proportion to its length.
+_CONDITION = ("(?:[A-Z0-9][^ ,.;:\\n\"“”()]*,? ){0,6}(?<![A-Za-z'’])[a-z](?:" + _CLAUSE + "|"
+              + _LIST_COMMA + "|\\([^()\\n]{0,80}\\)){0,300}?(?=,)(?!" + _LIST_COMMA + ")")
 _STEP = "(?:step|upkeep|phase|combat|turn)"
 _CANT = "[Cc](?:an['’]t|annot)"
 # Words that make "this turn" a duration: a modal or an effect's verb before
@@ -65,7 +66,7 @@ _CANT = "[Cc](?:an['’]t|annot)"
 _MODAL = ("(?:can['’]t|cannot|can|may|must|would|gets?|gains?|loses?|don['’]t|doesn['’]t)")
 _NO_CLAUSE = ("(?:(?!\\b(?:if|If|who|which|whose|when|whenever|unless|as long as)\\b"
               "|\\bthat (?=[a-z]+ed\\b))"
-              "[^.;,\\n])*?")
+              "[^.;,\\n]){0,150}?")
 
 #: Stands in a pattern for the names of the keywords that are activated
 #: abilities ("Equip only as a sorcery"), which ``build`` reads from the release.
@@ -90,7 +91,7 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
      "(?=,)", ()),
     ("trigger", "Triggered ability (at the beginning of)", "triggered ability",
      ("603", "“at the beginning of”"),
-     "(" + _NOT_LETTER_BEFORE + "At the beginning of " + _CLAUSE + "+?)(?=,)", ()),
+     "(" + _NOT_LETTER_BEFORE + "At the beginning of " + _CLAUSE + "{1,200}?)(?=,)", ()),
     ("trigger", "Triggered ability (at the beginning of)", "triggered ability",
      ("603", "“at the beginning of”"),
      "(" + _NOT_LETTER_BEFORE + "at the beginning of (?:" + _WORD + " ){0,4}?" + _STEP + ")"
@@ -116,17 +117,19 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
      "(Activate (?:this ability )?only as an instant)" + _NOT_LETTER_AFTER, ("instant",)),
     ("restriction", "Activation restriction", "restriction",
      ("602", "restriction on its use"),
-     "(Activate (?:this ability )?(?:only|no more than)" + _NOT_LETTER_AFTER + "[^.\\n]*)", ()),
+     "(Activate (?:this ability )?(?:only|no more than)" + _NOT_LETTER_AFTER + "[^.\\n]{0,250})",
+     ()),
     ("restriction", "Sorcery timing", "restriction", ("307", "“only as a sorcery"),
      "(" + _NOT_LETTER_BEFORE + "(?:[Aa]s a sorcery|any time (?:you|they|that player) could "
      "cast a sorcery))" + _NOT_LETTER_AFTER, ("sorcery",)),
     # Replacement effects.
     ("replacement", "Replacement effect (instead)", "replacement effect",
      ("614", "the word “instead”"),
-     "(" + _NOT_LETTER_BEFORE + "[Ii]f (?:(?!\\b[Ii]f\\b)[^.;\\n])*?\\binstead\\b)", ()),
+     "(" + _NOT_LETTER_BEFORE + "[Ii]f (?:(?!\\b[Ii]f\\b)[^.;\\n]){0,300}?\\binstead\\b)", ()),
     ("replacement", "Replacement effect (instead)", "replacement effect",
      ("614", "the word “instead”"),
-     _START + "((?!\\b[Ii]f\\b)[^ .;\\n](?:(?!\\b[Ii]f\\b)[^.;\\n])*?\\binstead\\b)", ()),
+     _START + "((?!\\b[Ii]f\\b)[^ .;\\n](?:(?!\\b[Ii]f\\b)[^.;\\n]){0,300}?\\binstead\\b)",
+     ()),
     ("replacement", "Replacement effect (skip)", "replacement effect",
      ("614", "the word “skip”"),
      "(" + _NOT_LETTER_BEFORE + "[Ss]kip(?:s|ped)? (?:" + _WORD + " ){0,5}?(?:steps?|phases?|"
@@ -151,7 +154,7 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
     ("duration", "Until end of turn", "duration", ("514", "“until end of turn”"),
      "(" + _NOT_LETTER_BEFORE + "[Uu]ntil (?:the )?end of turn)" + _NOT_LETTER_AFTER, ()),
     ("duration", "For as long as", "duration", ("611", "“for as long as"),
-     "(" + _NOT_LETTER_BEFORE + "[Ff]or as long as [^,.;:\\n]+)", ()),
+     "(" + _NOT_LETTER_BEFORE + "[Ff]or as long as [^,.;:\\n]{1,200})", ()),
     ("duration", "Until it leaves the battlefield", "duration", ("610", "“until”"),
      "(" + _NOT_LETTER_BEFORE + "[Uu]ntil (?:" + _WORD + " ){1,6}?leaves the battlefield)"
      + _NOT_LETTER_AFTER, ()),

@@ -655,6 +655,10 @@ def _words(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         # Parameters follow the keyword as printed ("Equip {1}"), not an
         # inflected form ("Equipped creature").
         if params and _as_printed(text[start:end], m, base):
+            if start > 0 and text[start - 1] != "\n":
+                # The rest of the line ("Enchant creature you control") is a
+                # parameter only where the keyword starts its line.
+                params = params.replace("e", "")
             end = _params(text, end, params)
         if n == 1 and word == "die" and i > 0 and text[toks[i - 1][0]:toks[i - 1][1]].lower() in (
                 "a", "sided", "the", "six", "twenty", "that"):  # "roll a six-sided die"

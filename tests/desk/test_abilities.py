@@ -289,3 +289,21 @@ def test_type_words_used_as_everyday_words_are_not_terms(table, text):
 ])
 def test_type_words_count_where_a_card_writes_them(table, text, word, id):
     assert (word, id) in [(t["text"], t["id"]) for t in explain.find(text, table)]
+
+
+def test_a_long_text_without_the_end_of_an_ability_is_read_in_linear_time(table):
+    import time
+
+    # Each pattern is bounded: no comma after "When", no "instead" after
+    # "If", 20,000 characters of it, read in about a second, not minutes.
+    for text in ("Flying. When " + "a creature " * 1900, "Flying. If " + "a creature would " * 1200):
+        start = time.perf_counter()
+        explain.find(text[:explain.MAX_TEXT], table)
+        assert time.perf_counter() - start < 10
+
+
+def test_a_keyword_in_running_text_takes_no_rest_of_line_parameter(table):
+    text = "Auras that can't enchant a creature on the battlefield stay in your graveyard."
+    assert ("enchant", "702.5") in [(t["text"], t["id"]) for t in explain.find(text, table)]
+    assert ("Enchant creature you control", "702.5") in [
+        (t["text"], t["id"]) for t in explain.find("Enchant creature you control", table)]
