@@ -56,7 +56,7 @@ _LIST_COMMA = (",(?= (?:or|and|and/or) )"
 # Kozilek, Butcher of Truth is put ..."), and a list's commas ("an instant,
 # sorcery, or Wizard spell") do not end it.  Every part is bounded, so a long
 # text without the comma costs time in proportion to its length.
-_CONDITION = ("(?:[A-Z0-9][^ ,.;:\\n\"“”()]*,? ){0,6}(?<![A-Za-z'’])[a-z](?:" + _CLAUSE + "|"
+_CONDITION = ("(?:[^ a-z,.;:\\n\"“”()][^ ,.;:\\n\"“”()]*,? ){0,6}(?<![A-Za-z'’])[a-z](?:" + _CLAUSE + "|"
               + _LIST_COMMA + "|\\([^()\\n]{0,80}\\)){0,300}?(?=,)(?!" + _LIST_COMMA + ")")
 _STEP = "(?:step|upkeep|phase|combat|turn)"
 _CANT = "[Cc](?:an['’]t|annot)"

@@ -55,6 +55,9 @@ def test_a_list_or_a_name_with_a_comma_does_not_end_the_condition(table):
         ("Whenever you cast an instant, sorcery, or Wizard spell", "603.1")]
     text = "When Kozilek, Butcher of Truth is put into a graveyard from anywhere, shuffle."
     assert readings(text, table)[0] == (text[:text.rindex(",")], "603.1")
+    assert readings("When Éomer enters, draw a card.", table) == [("When Éomer enters", "603.1")]
+    assert readings("Whenever Bebop & Rocksteady attack, scry 1.", table) == [
+        ("Whenever Bebop & Rocksteady attack", "603.1")]
     # A comma before an effect of three words and "and" is not a list's.
     assert readings("When this creature enters, tap target creature, and draw a card.", table) == [
         ("When this creature enters", "603.1")]
