@@ -10,7 +10,9 @@ files (``explain_heldout.txt``, ``explain_heldout2.txt``) were never tuned
 on.  ``explain_abilities.txt`` (development) and
 ``explain_abilities_heldout.txt`` (held out, written before the readings
 were built) hold real cards' Oracle texts and a few texts that are not cards,
-annotated for the abilities layer only.
+annotated for the abilities layer only.  ``explain_corpus.py`` scores a blind
+sample of 30 real cards (``explain_abilities_corpus.txt``, texts read from an
+installed corpus) and reads every card of that corpus.
 
 What counts as a term (the annotation policy): a keyword action or ability
 (701.x, 702.x; inflected forms too, "Equipped" is equip); a card type, zone,
