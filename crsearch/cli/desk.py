@@ -42,13 +42,23 @@ def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
 # -- explain -------------------------------------------------------------------
 
 def _highlight(text: str, terms: list[dict[str, Any]]) -> str:
-    out, last = [], 0
+    """The text with each term in yellow and each reading of an ability
+    underlined (a reading may hold terms), its number after its last word."""
+    from crsearch.desk.explain import READING_KINDS
+
+    cuts = sorted({0, len(text)} | {x for t in terms for x in t["span"]})
+    # Numbers at the same place: the inner term's first.
+    ends: dict[int, list[tuple[int, int]]] = {}
     for n, t in enumerate(terms, 1):
-        a, b = t["span"]
-        out.append(text[last:a])
-        out.append(click.style(text[a:b], fg="yellow", bold=True) + click.style(f"[{n}]", dim=True))
-        last = b
-    out.append(text[last:])
+        ends.setdefault(t["span"][1], []).append((-t["span"][0], n))
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        inside = [t for t in terms if t["span"][0] <= a and b <= t["span"][1]]
+        word = any(t["kind"] not in READING_KINDS for t in inside)
+        reading = any(t["kind"] in READING_KINDS for t in inside)
+        out.append(click.style(text[a:b], fg="yellow" if word else None, bold=word or None,
+                               underline=reading or None) if inside else text[a:b])
+        out += [click.style(f"[{n}]", dim=True) for _, n in sorted(ends.get(b, []))]
     return "".join(out)
 
 
@@ -81,12 +91,18 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     TEXT is the card's rules text, or - to read it from stdin.  Finds keyword
     abilities (with their costs: "ward {2}", "protection from red"), keyword
     actions in any form ("sacrificed", "shuffles"), card types, subtypes,
-    zones, counters, steps and glossary terms, in reading order.
+    zones, counters, steps and glossary terms, in reading order, and reads
+    the abilities: triggered ("Whenever ...", 603), activated and mana
+    abilities (602, 605), replacement effects ("... instead", "skip", 614),
+    restrictions ("Activate only as a sorcery", 602.5d), durations ("until
+    end of turn", "for as long as", 514.2, 611.2) and "can't" (101.2).  A
+    multi-face text is read face by face (" // ").
 
     \b
     Example:
         crsearch explain "Flying, ward {2}"
         crsearch explain "Counter target spell. Put a +1/+1 counter on it." --json
+        crsearch explain "{T}: Add {G}. Activate only as a sorcery."
         pbpaste | crsearch explain -
     """
     from crsearch.desk import explain as ex
