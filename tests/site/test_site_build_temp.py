@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 from conftest import ROOT
+
 from crsearch.search.schema import INDEX_NAME
 
 
