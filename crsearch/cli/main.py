@@ -32,7 +32,8 @@ from crsearch.errors import CRSearchError
 from crsearch.rules.safetext import printable
 from crsearch.version import __version__
 
-_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk")
+_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk",
+               "crsearch.cli.mcp")
 _GLOBAL_OPTIONS = ("--data-dir", "--release")
 
 
