@@ -155,6 +155,38 @@ class Rules:
 
         return Keywords(self.effective_date, keywords(self._keyword_rules()))
 
+    # -- the judge's desk ----------------------------------------------------
+    def explain(self, text: str) -> Explanation:
+        """The rules terms in a card's text, in reading order, each with its
+        rule and definition (BadInput for empty, binary or over-long text)."""
+        from crsearch.desk.explain import explain
+
+        data = explain(self.stored(), text)
+        return Explanation(data["text"], data["release"], data["terms"])
+
+    def cite_check(self, text: str, as_of: str | None = None) -> CiteCheck:
+        """Check the rule citations in ``text``: fine, missing, or moved since.
+
+        The citations are read as numbered in the release in effect on
+        ``as_of`` (when the text was written; default: the latest) and
+        followed to today's numbers; the release this ``Rules`` selects
+        plays no part.
+        """
+        from crsearch.desk.citecheck import check
+        from crsearch.errors import BadInput
+
+        if as_of is not None:
+            from crsearch.store.datadir import normalize_date
+
+            as_of = normalize_date(as_of)
+            stored = self.store.releases()
+            first = stored[0].effective_date if stored else None
+            if first is not None and as_of < first:
+                raise BadInput(f"--as-of {as_of} is before the first imported release "
+                               f"({first}): nothing tells what its rule numbers meant")
+        data = check(self.store, text, as_of)
+        return CiteCheck(data["release"], data["latest"], data["citations"], data["removed"])
+
     def _keyword_rules(self) -> list[Any]:
         from crsearch.rules.glossary import KEYWORD_CHAPTERS
 
@@ -361,6 +393,57 @@ class Keywords:
 
         return [{"id": i, "title": t, "kind": KEYWORD_CHAPTERS[i.split(".")[0]]}
                 for i, t in self.rows]
+
+
+class Explanation:
+    """The rules terms found in a card's text (``terms``: dicts in reading order)."""
+
+    def __init__(self, text: str, release: str, terms: list[dict[str, Any]]):
+        self.text, self.release, self.terms = text, release, terms
+
+    def __iter__(self) -> Any:
+        return iter(self.terms)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "release": self.release, "terms": self.terms}
+
+    def __repr__(self) -> str:
+        ids = ", ".join(t["id"] for t in self.terms[:6]) + (", …" if len(self.terms) > 6 else "")
+        return f"<Explanation {self.release}: {len(self.terms)} terms ({ids})>"
+
+
+class CiteCheck:
+    """The citations found in a text and what became of each.
+
+    ``citations`` are dicts in text order, each with ``status`` "ok",
+    "moved" (``now`` is today's number) or "missing" (``nearest`` lists
+    close ids); ``removed`` maps a removed id to the release that dropped it.
+    ``release`` is the release the numbers were read in, ``latest`` today's.
+    """
+
+    def __init__(self, release: str, latest: str, citations: list[dict[str, Any]],
+                 removed: dict[str, str]):
+        self.release, self.latest = release, latest
+        self.citations, self.removed = citations, removed
+
+    def __iter__(self) -> Any:
+        return iter(self.citations)
+
+    def count(self, status: str) -> int:
+        """How many citations have ``status`` ("ok", "moved" or "missing")."""
+        return sum(1 for c in self.citations if c["status"] == status)
+
+    @property
+    def problems(self) -> int:
+        """Citations that are not fine (moved or missing)."""
+        return sum(1 for c in self.citations if c["status"] != "ok")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"release": self.release, "citations": self.citations}
+
+    def __repr__(self) -> str:
+        return (f"<CiteCheck {self.release}: {len(self.citations)} citations, "
+                f"{self.count('moved')} moved, {self.count('missing')} missing>")
 
 
 class Releases:

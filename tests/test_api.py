@@ -14,8 +14,9 @@ from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound, StoreError
 
 
-def cli_json(data_dir, *args):
-    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
+def cli_json(data_dir, *args, input=None):
+    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input,
+                           catch_exceptions=False)
     assert r.exit_code == 0, r.output
     return json.loads(r.output)
 
@@ -79,6 +80,31 @@ def test_diff_and_history_are_their_json(rules, latest_data_dir):
                                                           "--json")
 
 
+def test_explain_is_explain_json(rules, latest_data_dir):
+    card = "Flying, ward {2}. Sacrifice a creature: Scry 1."
+    got = rules.explain(card)
+    assert got.to_dict() == cli_json(latest_data_dir, "explain", card, "--json")
+    assert [t["id"] for t in got][:2] == ["702.9", "702.21"]
+    assert got.release == "2026-08-07" and got.text == card
+    assert repr(got).startswith("<Explanation 2026-08-07: ")
+
+
+def test_cite_check_is_cite_check_json(rules, latest_data_dir):
+    text = "Trample (702.19c), deathtouch (CR 702.2b) and rule 702.19z."
+    got = rules.cite_check(text)
+    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "cite-check", "-", "--json"],
+                           input=text)
+    assert r.exit_code == 1  # 702.19z is missing
+    assert got.to_dict() == json.loads(r.output)
+    assert [c["status"] for c in got] == ["ok", "ok", "missing"]
+    assert (got.count("missing"), got.problems, got.latest) == (1, 1, "2026-08-07")
+    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 1 missing>"
+    old = rules.cite_check("Trample is 702.19c.", as_of="2026-07-01")
+    assert old.release == "2026-06-19"
+    assert old.to_dict() == cli_json(latest_data_dir, "cite-check", "-", "--as-of", "2026-07-01",
+                                     "--json", input="Trample is 702.19c.")
+
+
 def test_search_is_search_json(indexed_data_dir):
     rules = Rules.open(indexed_data_dir)
     for query in ("deathtouch", "deathtuch", "702.19c", "can a tapped creature block"):
@@ -128,6 +154,10 @@ def test_errors_are_exceptions_with_suggestions(rules, tmp_path):
         rules.rule("702.19cc9")
     with pytest.raises(BadInput):
         rules.search("   ")
+    with pytest.raises(BadInput, match="is before the first imported release"):
+        rules.cite_check("702.19c", as_of="2001-01-01")
+    with pytest.raises(BadInput, match="the card text is empty"):
+        rules.explain("  ")
     with pytest.raises(StoreError):
         Rules.open(tmp_path / "empty").rule("702.19c")
 

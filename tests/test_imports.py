@@ -86,3 +86,17 @@ def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
                                           "PYTHONPATH": os.pathsep.join(
                                               [str(root), str(Path(click.__file__).parent.parent)])})
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_loading_every_command_leaves_the_mcp_sdk_unloaded():
+    # `crsearch search` (or --help) loads every command module, `mcp` among
+    # them: the SDK and pydantic load only when `crsearch mcp` runs.
+    code = ("import sys, json\n"
+            "from crsearch.cli.main import cli\n"
+            "try:\n"
+            "    cli(['--help'], prog_name='crsearch', standalone_mode=False)\n"
+            "finally:\n"
+            "    print(json.dumps([m for m in ('mcp', 'pydantic', 'anyio', 'crsearch.cli.mcp_server') "
+            "if m in sys.modules] + ['crsearch.cli.mcp' in sys.modules]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [True]

@@ -144,10 +144,52 @@ def emit(text: str, *, page: bool = True) -> None:
         click.echo(text, color=c)
 
 
-def emit_json(data: Any) -> None:
-    """Print a result's ``to_dict()`` as indented JSON."""
+def json_text(data: Any) -> str:
+    """A result's ``to_dict()`` as the indented JSON that ``--json`` prints."""
     import json
 
     from crsearch.rules.safetext import printable
 
-    click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2), json=True))
+    return printable(json.dumps(data, ensure_ascii=False, indent=2), json=True)
+
+
+def emit_json(data: Any) -> None:
+    """Print a result's ``to_dict()`` as indented JSON."""
+    click.echo(json_text(data))
+
+
+def error_text(e: BaseException, release: str = "") -> str | None:
+    """What a command prints for the error ``e``, or None for one no command expects (a bug).
+
+    Library errors give their message (with "Did you mean" for NotFound), an
+    OSError its errno text, and a stored file that no library check caught
+    (a truncated index segment) says to run ``crsearch repair``; ``release``
+    names the release it belongs to ("release 2026-08-07: ").
+    """
+    from crsearch.errors import CRSearchError, NotFound, short
+    from crsearch.rules.safetext import printable
+
+    if isinstance(e, CRSearchError):
+        msg = f"Error: {printable(str(e))}"
+        if isinstance(e, NotFound) and e.suggestions:
+            msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
+        return msg
+    if isinstance(e, OSError):
+        where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
+        return printable(f"Error: {where}{e.strerror or e}")
+    if isinstance(e, RecursionError):
+        return "Error: the input is nested too deeply to read"
+    if isinstance(e, (ValueError, EOFError)):
+        import struct
+
+        # json is imported only by what may raise its error, so it is
+        # looked up rather than imported on every command.
+        json = sys.modules.get("json")
+        damaged: tuple[type[BaseException], ...] = (UnicodeDecodeError, EOFError, struct.error)
+        if json is not None:
+            damaged += (json.JSONDecodeError,)
+        if isinstance(e, damaged):
+            # Whoosh reads a truncated segment as EOFError.
+            return (f"Error: {release}a stored file is damaged ({type(e).__name__}); "
+                    "run `crsearch repair`")
+    return None

@@ -11,13 +11,7 @@ from typing import Any
 
 import click
 
-from crsearch.cli.common import State, cite_options, emit, emit_json, width
-
-
-def _state(ctx: click.Context) -> State:
-    state = ctx.find_object(State)
-    assert state is not None  # the group always makes one
-    return state
+from crsearch.cli.common import cite_options, emit, emit_json, rules, width
 
 
 def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
@@ -117,8 +111,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
         card = data.decode("utf-8", errors="replace")
     else:
         card = " ".join(text)
-    stored = _state(ctx).stored()
-    result = ex.explain(stored, card)
+    result = rules(ctx).explain(card).to_dict()
     if as_json:
         emit_json(result)
         if not result["terms"]:
@@ -131,7 +124,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
         from crsearch.desk import cite
 
         base = cite.site_url(site_url)
-        anchors = cite.glossary_anchors(stored.release()) if cite_fmt == "md" else {}
+        anchors = cite.glossary_anchors(rules(ctx).release()) if cite_fmt == "md" else {}
         seen = []
         for t in result["terms"]:
             src = t["source"]
@@ -177,42 +170,14 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
     data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
     text, encoding = citecheck.read_text(data, name)
-    store = _state(ctx).store()
-    if as_of is not None:
-        from crsearch.store.datadir import normalize_date
-
-        as_of = normalize_date(as_of)
-        first = store.releases()[0].effective_date if store.releases() else None
-        if first is not None and as_of < first:
-            raise BadInput(f"--as-of {as_of} is before the first imported release "
-                           f"({first}): nothing tells what its rule numbers meant")
-    result = citecheck.check(store, text, as_of)
-    cites = result["citations"]
+    result = rules(ctx).cite_check(text, as_of)
+    cites = result.citations
     if as_json:
-        emit_json({k: result[k] for k in ("release", "citations")})
+        emit_json(result.to_dict())
     else:
-        for c in cites:
-            if c["status"] == "moved":
-                msg = f"{c['id']} moved -> {c['now']}"
-            elif c["status"] == "missing":
-                if c["id"] in result["removed"]:
-                    msg = f"{c['id']} was removed in {result['removed'][c['id']]}"
-                else:
-                    msg = f"{c['id']} does not exist in the {result['release']} rules"
-                if c.get("nearest"):
-                    msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
-            else:
-                continue
-            click.echo(f"{name}:{c['line']}:{c['column']}: {msg}")
-        moved = sum(1 for c in cites if c["status"] == "moved")
-        missing = sum(1 for c in cites if c["status"] == "missing")
-        if not cites:
-            summary = f"{name}: no rule citations found"
-        else:
-            summary = (f"{name}: {len(cites)} citation{'s' if len(cites) != 1 else ''} checked "
-                       f"against {result['release']}: {len(cites) - moved - missing} ok, "
-                       f"{moved} moved, {missing} missing")
-        click.echo(summary)
+        from crsearch.cli.output import render_cite_check
+
+        click.echo(render_cite_check(result, name))
     if fix:
         found = citecheck.find(text)
         new = citecheck.fixed_text(text, cites, found)

@@ -10,7 +10,6 @@ are imported inside the library calls that need them.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -21,6 +20,7 @@ from crsearch.cli.common import (
     cite_options,
     emit,
     emit_json,
+    error_text,
     exit_now,
     read_only,
     rules,
@@ -28,11 +28,12 @@ from crsearch.cli.common import (
     width,
 )
 from crsearch.cli.completion import complete_rule_ids
-from crsearch.errors import CRSearchError, NotFound
+from crsearch.errors import CRSearchError
 from crsearch.rules.safetext import printable
 from crsearch.version import __version__
 
-_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk")
+_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk",
+               "crsearch.cli.mcp")
 _GLOBAL_OPTIONS = ("--data-dir", "--release")
 
 
@@ -119,14 +120,8 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except NotFound as e:
-            msg = f"Error: {printable(str(e))}"
-            if e.suggestions:
-                msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
-            click.echo(msg, err=True)
-            ctx.exit(1)
         except CRSearchError as e:
-            click.echo(f"Error: {printable(str(e))}", err=True)
+            click.echo(error_text(e), err=True)
             ctx.exit(e.exit_code)
         except click.ClickException as e:
             e.message = printable(e.message)  # type: ignore[misc]  # usage errors quote what was typed
@@ -136,35 +131,17 @@ class _Group(click.Group):
             message = getattr(e, "message", None)
             click.echo(printable(message()) if callable(message) else "Interrupted.", err=True)
             ctx.exit(130)
-        except OSError as e:
-            # A full disk, a read-only data dir: one line with the errno text.
-            if isinstance(e, BrokenPipeError):
-                # `crsearch export --json | head`: the reader left; not an error.
-                sys.stderr.close()
-                ctx.exit(0)
-            from crsearch.errors import short
-
-            where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
-            click.echo(printable(f"Error: {where}{e.strerror or e}"), err=True)
-            ctx.exit(2)
-        except RecursionError:
-            click.echo("Error: the input is nested too deeply to read", err=True)
-            ctx.exit(2)
-        except (ValueError, EOFError) as e:
-            import struct
-
-            # json is imported only by what may raise its error, so it is
-            # looked up rather than imported on every command.
-            json = sys.modules.get("json")
-            damaged: tuple[type[BaseException], ...] = (UnicodeDecodeError, EOFError, struct.error)
-            if json is not None:
-                damaged += (json.JSONDecodeError,)
-            if not isinstance(e, damaged):
+        except BrokenPipeError:
+            # `crsearch export --json | head`: the reader left; not an error.
+            sys.stderr.close()
+            ctx.exit(0)
+        except (OSError, RecursionError, ValueError, EOFError) as e:
+            # A full disk, a read-only data dir (errno text); a stored file
+            # that no library check caught (a search index segment, ...).
+            msg = error_text(e, _which_release(ctx) if isinstance(e, (ValueError, EOFError)) else "")
+            if msg is None:
                 raise
-            # A stored file (a search index segment, ...) that no library
-            # check caught: Whoosh reads a truncated segment as EOFError.
-            click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
-                       f"({type(e).__name__}); run `crsearch repair`", err=True)
+            click.echo(msg, err=True)
             ctx.exit(2)
 
 

@@ -15,7 +15,7 @@ from crsearch.rules import numbers
 from crsearch.rules.model import Chapter, Section, label
 
 if TYPE_CHECKING:
-    from crsearch.api import Definition, Keywords, Releases, Report, Toc, Update
+    from crsearch.api import CiteCheck, Definition, Keywords, Releases, Report, Toc, Update
     from crsearch.changes.diff import Change, ReleaseDiff, Segment
     from crsearch.changes.history import History
     from crsearch.search.engine import SearchResult
@@ -315,6 +315,33 @@ def repair_lines(report: RepairReport) -> list[str]:
     n = report.releases
     return [*report.lines(), f"{n} release{'' if n == 1 else 's'} in good order"
             + ("" if report.lines() else "; nothing to repair") + "."]
+
+
+# -- cite-check ------------------------------------------------------------------
+
+def render_cite_check(result: CiteCheck, name: str) -> str:
+    """One ``NAME:LINE:COL: problem`` line per moved or missing citation, then a summary."""
+    out = []
+    for c in result.citations:
+        if c["status"] == "moved":
+            msg = f"{c['id']} moved -> {c['now']}"
+        elif c["status"] == "missing":
+            if c["id"] in result.removed:
+                msg = f"{c['id']} was removed in {result.removed[c['id']]}"
+            else:
+                msg = f"{c['id']} does not exist in the {result.release} rules"
+            if c.get("nearest"):
+                msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
+        else:
+            continue
+        out.append(f"{name}:{c['line']}:{c['column']}: {msg}")
+    n, moved, missing = len(result.citations), result.count("moved"), result.count("missing")
+    if not n:
+        out.append(f"{name}: no rule citations found")
+    else:
+        out.append(f"{name}: {n} citation{'s' if n != 1 else ''} checked against "
+                   f"{result.release}: {n - moved - missing} ok, {moved} moved, {missing} missing")
+    return "\n".join(out)
 
 
 # -- diff and history ---------------------------------------------------------
