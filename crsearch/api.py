@@ -69,6 +69,7 @@ class Rules:
 
     @property
     def effective_date(self) -> str:
+        """The selected release's effective date (YYYY-MM-DD)."""
         return self.stored().effective_date
 
     def library(self) -> Library:

@@ -180,38 +180,3 @@ def test_import_crsearch_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     assert out[0] == "[]" and out[1] == "True"
-
-
-# -- the README's "Use from Python" runs as written -----------------------------------
-
-def readme_python_blocks():
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Use from Python", 1)[1].split("\n## ", 1)[0]
-    return [block.split("\n", 1)[1] for block in section.split("```")[1::2]
-            if block.startswith("python\n")]
-
-
-@pytest.fixture(scope="module")
-def readme_data_dir(latest_data_dir, tmp_path_factory):
-    """A copy of the two-release data folder, with 2026-08-07 indexed for search."""
-    import shutil
-
-    root = tmp_path_factory.mktemp("readme") / "data"
-    shutil.copytree(latest_data_dir, root)
-    Rules.open(root).index()
-    return root
-
-
-def test_readme_python_examples_print_what_they_say(readme_data_dir, monkeypatch, capsys):
-    blocks = readme_python_blocks()
-    assert len(blocks) >= 4
-    monkeypatch.setenv("CRSEARCH_DATA", str(readme_data_dir))
-    namespace: dict = {}
-    for block in blocks:
-        expected = [line.split("# → ", 1)[1].rstrip() for line in block.splitlines()
-                    if "# → " in line]
-        exec(compile(block, "README.md", "exec"), namespace)
-        printed = capsys.readouterr().out.splitlines()
-        assert printed == expected

@@ -37,10 +37,10 @@ def read_only(done: bool = True) -> None:
 def exit_now(code: Any) -> None:
     """End the process of a read-only command at once, with ``code``.
 
-    Freeing the objects of a loaded index at interpreter exit costs a
-    question about 20 ms of its 135 (bench/search_speed.py), and a command
-    that wrote nothing has nothing to clean up: no exit handler is
-    registered on that path.  Output is flushed first.  Does nothing for
+    Freeing the objects of a loaded index at interpreter exit is a
+    noticeable share of a question's time (docs/decisions/exit-at-once.md),
+    and a command that wrote nothing has nothing to clean up: no exit
+    handler is registered on that path.  Output is flushed first.  Does nothing for
     other commands, for an exit that carries a message, or under a tracer
     or profiler (coverage, cProfile), whose reports are written at exit.
     """

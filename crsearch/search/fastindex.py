@@ -118,8 +118,8 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
     from crsearch.search.cardtopics import table_by_letter
     from crsearch.search.topics import Cues
 
-    # The topics and cards ready for a query: stemming 4,900 cues and indexing
-    # 3,600 card names took 50 ms of every search, and reading all of them 6 ms.
+    # The topics and cards ready for a query, so that a search neither stems
+    # a cue nor indexes a card name (docs/decisions/fast-tables.md).
     cards = cards_table()
     ready = {"topics": Cues(stem, set(docids).__contains__).to_parts(),
              "cards": table_by_letter(cards)}
