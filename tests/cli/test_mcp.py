@@ -330,7 +330,12 @@ def test_a_card_tool_appears_when_rules_can_look_up_cards(mini_data_dir, monkeyp
                 names = {t.name for t in (await client.list_tools()).tools}
                 return names, await client.call_tool("card", {"name": "grizzly bears"})
 
-    names, result = anyio.run(run)
+    # In a thread of its own: a session's Playwright (the browser tests) keeps
+    # an event loop running in the main thread.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        names, result = pool.submit(anyio.run, run).result()
     assert names == TOOLS | {"card"}
     assert result.structured_content == {"name": "Grizzly Bears", "release": "2031-03-03"}
 
