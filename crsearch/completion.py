@@ -100,15 +100,57 @@ def complete_keywords(ctx: Any, incomplete: str) -> list[str]:
     return _matching(terms(_stored(ctx))["keywords"], incomplete)
 
 
+# click's bash script, except that each item is quoted with ``printf %q``
+# before it goes into COMPREPLY, and the response is read line by line
+# (``read -r``, items may hold commas) instead of expanded: click's adds items unquoted
+# (``COMPREPLY+=($value)``), so bash glob-expanded and split them, and a
+# glossary term "/*" completed to the root listing.  zsh (compadd) and fish
+# quote what they insert themselves.
+_BASH_SOURCE = """\
+%(complete_func)s() {
+    local IFS=$'\\n'
+    local response line value quoted
+
+    response=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD=$COMP_CWORD \\
+%(complete_var)s=bash_complete $1)
+
+    COMPREPLY=()
+    while IFS= read -r line; do
+        value=${line#*,}
+        if [[ ${line%%%%,*} == 'dir' ]]; then
+            COMPREPLY=()
+            compopt -o dirnames
+        elif [[ ${line%%%%,*} == 'file' ]]; then
+            COMPREPLY=()
+            compopt -o default
+        elif [[ ${line%%%%,*} == 'plain' ]]; then
+            printf -v quoted '%%q' "$value"
+            COMPREPLY+=("$quoted")
+        fi
+    done <<< "$response"
+
+    return 0
+}
+
+%(complete_func)s_setup() {
+    complete -o nosort -F %(complete_func)s %(prog_name)s
+}
+
+%(complete_func)s_setup;
+"""
+
+
 def script(cli: Any, shell: str, prog: str = "crsearch") -> str:
     """The completion script for ``shell`` (bash, zsh or fish)."""
-    from click.shell_completion import get_completion_class
+    from click.shell_completion import BashComplete, get_completion_class
 
     cls = get_completion_class(shell)
     if cls is None:
         from crsearch.errors import BadInput
 
         raise BadInput(f"no completion for {shell!r}: use one of {', '.join(SHELLS)}")
+    if cls is BashComplete:
+        cls = type("QuotingBashComplete", (BashComplete,), {"source_template": _BASH_SOURCE})
     var = "_" + prog.replace("-", "_").upper() + "_COMPLETE"
     return cls(cli, {}, prog, var).source()
 
