@@ -1,11 +1,15 @@
-"""Writing a file so that readers see the old one or the new one, never half.
+"""Writing a file so that readers see the old one or the new one, never half;
+reading one only when it is a regular file of a sane size.
 
 Standard library only, and nothing imported at load time beyond ``os``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
+from typing import BinaryIO
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o644,
@@ -37,4 +41,73 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o644
         raise
 
 
-__all__ = ["write_atomic"]
+class NotAFile(OSError):
+    """What should be a regular file is something else (a FIFO, a folder, a device)."""
+
+
+class TooLarge(OSError):
+    """A file is larger than any its reader expects."""
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words ("a FIFO"; "a file" when regular)."""
+    if stat.S_ISREG(mode):
+        return "a file"
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def size_text(n: int) -> str:
+    """A byte count for a message: "64 MB", "512 KB", "100 bytes"."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _check(path: str | os.PathLike[str], st: os.stat_result, limit: int | None) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise NotAFile(errno.EINVAL, f"{kind_of(st.st_mode)}, not a regular file", os.fspath(path))
+    if limit is not None and st.st_size > limit:
+        raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)}", os.fspath(path))
+
+
+def open_regular(path: str | os.PathLike[str], limit: int | None = None) -> BinaryIO:
+    """``open(path, "rb")`` of a regular file (of at most ``limit`` bytes, if given).
+
+    Anything else is refused before it is opened, as :class:`NotAFile`: a
+    FIFO blocks its reader forever, a device such as ``/dev/zero`` never
+    ends.  The open is non-blocking and checked again, so a FIFO put in the
+    file's place between the check and the open cannot block either.
+    """
+    _check(path, os.stat(path), limit)
+
+    def opener(name: str, flags: int) -> int:
+        fd = os.open(name, flags | getattr(os, "O_NONBLOCK", 0))
+        try:
+            _check(path, os.fstat(fd), limit)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    # open() with an opener, not os.read: readers that watch open() (the
+    # lookup test counts the files a lookup opens) still see the path.
+    return open(path, "rb", opener=opener)
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file ``path``, which may hold at most ``limit``
+    (:func:`open_regular`); never more than ``limit`` are read from a file that
+    grows meanwhile: :class:`TooLarge`."""
+    with open_regular(path, limit) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)}", os.fspath(path))
+    return data
+
+
+__all__ = ["NotAFile", "TooLarge", "kind_of", "open_regular", "read_regular", "size_text", "write_atomic"]

@@ -12,6 +12,7 @@ imports it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -42,6 +43,7 @@ from crsearch.store import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from crsearch.store import Store
@@ -223,18 +225,22 @@ def _check_release(store: Store, folder: Path, date: str,
         if meta != meta_of(release):
             raise ValueError("out of date")
     except (StoreError, ValueError):
-        write_json_atomic(folder / "meta.json", meta_of(release))
+        _rewrite(folder / "meta.json", date, report,
+                 functools.partial(write_json_atomic, folder / "meta.json", meta_of(release)))
         report.fixed.append(f"release {date}: rewrote meta.json")
     chapters = by_chapter(release)
+    where = folder / "chapters"
+    if where.is_symlink() or where.exists() and not where.is_dir():
+        # Chapter files are never written through a link, nor into a FIFO's place.
+        _set_aside(where, "not a folder", date, report)
     for chapter, rules in chapters.items():
         p = folder / "chapters" / f"{chapter}.json"
         try:
-            ok = read_json(p) == rules
+            ok = read_json(p, "chapter") == rules
         except (OSError, ValueError):
             ok = False
         if not ok:
-            p.parent.mkdir(exist_ok=True)
-            write_json_atomic(p, rules)
+            _rewrite(p, date, report, functools.partial(write_json_atomic, p, rules))
             report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
     recover_index(folder)
     index = folder / "index"
@@ -245,6 +251,31 @@ def _check_release(store: Store, folder: Path, date: str,
                                    lambda path: windex.build_index(release, path))
         report.fixed.append(f"release {date}: rebuilt the search index")
     return catalog_entry(release, folder.name)
+
+
+def _rewrite(path: Path, date: str, report: RepairReport, write: Callable[[], object]) -> None:
+    """Write a damaged file ``path`` of a release anew with ``write()``.
+
+    Whatever is in its place is replaced, except a folder: that is set
+    aside, not deleted.  A write that fails names the file in full.
+    """
+    if path.is_dir() and not path.is_symlink():
+        _set_aside(path, "a folder", date, report)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        write()
+    except OSError as e:
+        raise StoreError(f"release {date}: cannot rewrite {path}: {e.strerror or e}") from None
+
+
+def _set_aside(path: Path, what: str, date: str, report: RepairReport) -> None:
+    """Rename what stands where a file or folder of ours belongs: ``.damaged-NAME-XXXXXX`` beside it."""
+    aside = path.with_name(f"{DAMAGED}{path.name}-{os.urandom(3).hex()}")
+    try:
+        os.replace(path, aside)
+    except OSError as e:
+        raise StoreError(f"release {date}: cannot set aside {path}: {e.strerror or e}") from None
+    report.fixed.append(f"release {date}: set aside {path} ({what}) as {aside.name}")
 
 
 def recover_index(folder: Path) -> None:
@@ -280,10 +311,10 @@ def _index_ok(index: Path) -> bool:
     try:
         open_terms(index)
         if (index / MANIFEST).is_file():
-            want = read_json(index / MANIFEST)
+            want = read_json(index / MANIFEST, "index")
             return all(file_digest(index / name) == list(v) for name, v in want.items())
         if (index / "fast.json").exists():
-            read_json(index / "fast.json")
+            read_json(index / "fast.json", "index")
     except Exception:  # noqa: BLE001 - damaged, whatever the kind
         return False
     return True
