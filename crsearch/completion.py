@@ -39,32 +39,63 @@ def rule_ids(stored: Any, incomplete: str) -> list[str]:
 
 
 def terms(stored: Any) -> dict[str, list[str]]:
-    """Glossary terms and keyword names of a release, from the small cache file."""
-    path = stored.path / CACHE_NAME
-    try:
-        with open(path, encoding="utf-8") as f:
-            import json
+    """Glossary terms and keyword names of a release, from the small cache file
+    (written on first use, and again when it is damaged)."""
+    data, _ = _cached(stored)
+    if data is None:
+        data = terms_of(stored.release())
+        try:
+            _write_cache(stored, data)
+        except OSError:
+            pass  # a read-only data folder: complete without the cache
+    return data
 
-            return json.load(f)
-    except (OSError, ValueError):
-        pass
+
+def terms_of(release: Any) -> dict[str, list[str]]:
+    """What the cache holds: the glossary terms and keyword names of ``release``."""
     from crsearch.glossary import KEYWORD_CHAPTERS
 
-    release = stored.release()
-    data = {
+    return {
         "glossary": sorted({n for g in release.glossary for n in [g.term, *g.aliases]}),
         "keywords": [r.title for r in release.rules
                      if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title],
     }
+
+
+def cache_problem(stored: Any) -> str | None:
+    """What is wrong with the cache beside ``stored`` (None: nothing, or no cache yet)."""
+    return _cached(stored)[1]
+
+
+def write_cache(stored: Any, release: Any) -> None:
+    """Write the cache of ``release`` beside ``stored`` (OSError when it cannot)."""
+    _write_cache(stored, terms_of(release))
+
+
+def _cached(stored: Any) -> tuple[dict[str, list[str]] | None, str | None]:
+    """(the cached terms, None), or (None, what is wrong); (None, None) when there is none."""
+    from crsearch.errors import reason
+    from crsearch.store import read_json
+
+    try:
+        data = read_json(stored.path / CACHE_NAME, "cache")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError) as e:
+        return None, f"damaged ({reason(e)})"
+    if not isinstance(data, dict) or not all(
+            isinstance(data.get(k), list) and all(isinstance(n, str) for n in data[k])
+            for k in ("glossary", "keywords")):
+        return None, "not lists of glossary terms and keywords"
+    return data, None
+
+
+def _write_cache(stored: Any, data: dict[str, list[str]]) -> None:
     import json
 
     from crsearch.files import write_atomic
 
-    try:
-        write_atomic(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
-    except OSError:
-        pass  # a read-only data folder: complete without the cache
-    return data
+    write_atomic(stored.path / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
 
 def _matching(names: list[str], incomplete: str) -> list[str]:
@@ -155,5 +186,5 @@ def script(cli: Any, shell: str, prog: str = "crsearch") -> str:
     return cls(cli, {}, prog, var).source()
 
 
-__all__ = ["SHELLS", "complete_glossary", "complete_keywords", "complete_rule_ids", "rule_ids",
-           "script", "terms"]
+__all__ = ["SHELLS", "cache_problem", "complete_glossary", "complete_keywords", "complete_rule_ids",
+           "rule_ids", "script", "terms", "terms_of", "write_cache"]

@@ -242,6 +242,7 @@ def _check_release(store: Store, folder: Path, date: str,
         if not ok:
             _rewrite(p, date, report, functools.partial(write_json_atomic, p, rules))
             report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
+    _check_caches(stored, release, report)
     recover_index(folder)
     index = folder / "index"
     if index.exists() and not _index_ok(index):
@@ -251,6 +252,19 @@ def _check_release(store: Store, folder: Path, date: str,
                                    lambda path: windex.build_index(release, path))
         report.fixed.append(f"release {date}: rebuilt the search index")
     return catalog_entry(release, folder.name)
+
+
+def _check_caches(stored: StoredRelease, release: Release, report: RepairReport) -> None:
+    """Rebuild the damaged caches beside a release (a missing one is built on first use)."""
+    from crsearch import completion, explain
+
+    for module in (explain, completion):
+        problem = module.cache_problem(stored)
+        if problem:
+            path = stored.path / module.CACHE_NAME
+            _rewrite(path, stored.effective_date, report,
+                     functools.partial(module.write_cache, stored, release))
+            report.fixed.append(f"release {stored.effective_date}: rebuilt {module.CACHE_NAME} ({problem})")
 
 
 def _rewrite(path: Path, date: str, report: RepairReport, write: Callable[[], object]) -> None:

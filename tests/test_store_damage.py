@@ -8,6 +8,7 @@ regression fails the test instead of hanging or swapping the machine.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -178,6 +179,88 @@ def test_a_file_cut_anywhere_is_one_line_with_the_fix(mini_data_dir, name):
     path.write_bytes(path.read_bytes()[:len(lines) // 3])
     assert run(mini_data_dir, "repair").exit_code == 0
     assert run(mini_data_dir, "rule", "201.1").exit_code == 0
+
+
+# -- caches beside a release -------------------------------------------------------------
+
+def _valid_table(data_dir: Path) -> bool:
+    from crsearch import explain
+
+    path = release_dir(data_dir) / explain.CACHE_NAME
+    return explain.table_problem(json.loads(path.read_text("utf-8")), "2031-03-03") is None
+
+
+def _bad_tables() -> dict[str, object]:
+    from crsearch import explain
+
+    good = {"format": explain.FORMAT, "release": "2031-03-03", "meanings": {}, "keys": {},
+            "land_types": [], "landwalk": None, "cycling": None, "max_words": 2}
+    return {"a list": [], "null": None, "format only": {"format": explain.FORMAT},
+            "meanings a list": {**good, "meanings": []},
+            "a meaning not an object": {**good, "meanings": {"201.1": "Zap"}},
+            "a key to nothing": {**good, "keys": {"zap": ["201.1"]}},
+            "keys a string": {**good, "keys": "zap"},
+            "another release": {**good, "release": "2020-01-01"},
+            "land types a number": {**good, "land_types": 3}, "max words text": {**good, "max_words": "2"}}
+
+
+@pytest.mark.parametrize("shape", list(_bad_tables()))
+def test_a_wrong_shape_explain_cache_is_rebuilt_when_read(mini_data_dir, shape):
+    from crsearch import explain
+
+    assert run(mini_data_dir, "explain", "Zap target widget.").exit_code == 0
+    cache = release_dir(mini_data_dir) / explain.CACHE_NAME
+    cache.write_text(json.dumps(_bad_tables()[shape]), encoding="utf-8")
+    r = run(mini_data_dir, "explain", "Zap target widget.")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert "201.1" in r.output and "101" in r.output
+    assert _valid_table(mini_data_dir)
+
+
+@pytest.mark.parametrize("content", ['{"glossary": 3, "keywords": []}', "[]", "null",
+                                     '{"glossary": ["Widget", 3], "keywords": []}', '{"glossary": []}',
+                                     '{"glossary": {"Widget": 1}, "keywords": []}', "{", "\udcff"])
+def test_a_wrong_shape_completion_cache_is_rebuilt_when_read(mini_data_dir, content):
+    from crsearch import completion
+
+    cache = release_dir(mini_data_dir) / completion.CACHE_NAME
+    cache.write_bytes(content.encode("utf-8", "surrogateescape"))
+    env = {"_CRSEARCH_COMPLETE": "bash_complete", "COMP_WORDS": "crsearch define Wid", "COMP_CWORD": "2",
+           "CRSEARCH_DATA": str(mini_data_dir)}
+    r = CliRunner().invoke(cli, [], env=env, prog_name="crsearch")
+    assert "plain,Widget" in r.output.splitlines(), r.output
+    assert completion.cache_problem(Store(mini_data_dir).pick()) is None
+    assert "Widget" in json.loads(cache.read_text("utf-8"))["glossary"]
+
+
+@pytest.mark.parametrize("what", ["wrong shape", "FIFO", "folder"])
+def test_repair_rebuilds_damaged_caches(mini_data_dir, what):
+    from crsearch import completion, explain
+
+    assert run(mini_data_dir, "explain", "Zap").exit_code == 0
+    folder = release_dir(mini_data_dir)
+    for name in (explain.CACHE_NAME, completion.CACHE_NAME):
+        path = folder / name
+        path.unlink(missing_ok=True)
+        if what == "FIFO":
+            os.mkfifo(path)
+        elif what == "folder":
+            path.mkdir()
+            (path / "kept.txt").write_text("mine")
+        else:
+            path.write_text(json.dumps({"format": explain.FORMAT, "glossary": 3}), encoding="utf-8")
+    r = child(mini_data_dir, "repair")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "nothing to repair" not in r.stdout
+    for name in (explain.CACHE_NAME, completion.CACHE_NAME):
+        assert f"release 2031-03-03: rebuilt {name}" in r.stdout
+    stored = Store(mini_data_dir).pick()
+    assert explain.cache_problem(stored) is None and completion.cache_problem(stored) is None
+    assert _valid_table(mini_data_dir)
+    if what == "folder":  # set aside, never deleted
+        assert sorted(p.read_text() for p in folder.glob(".damaged-*/kept.txt")) == ["mine", "mine"]
+    r = child(mini_data_dir, "repair")
+    assert r.returncode == 0 and "nothing to repair" in r.stdout, r.stdout
 
 
 # -- what is not a damaged release -------------------------------------------------------
