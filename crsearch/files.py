@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import BinaryIO
+from io import BufferedReader
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o644,
@@ -75,7 +75,7 @@ def _check(path: str | os.PathLike[str], st: os.stat_result, limit: int | None) 
         raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)}", os.fspath(path))
 
 
-def open_regular(path: str | os.PathLike[str], limit: int | None = None) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], limit: int | None = None) -> BufferedReader:
     """``open(path, "rb")`` of a regular file (of at most ``limit`` bytes, if given).
 
     Anything else is refused before it is opened, as :class:`NotAFile`: a
@@ -104,7 +104,10 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     (:func:`open_regular`); never more than ``limit`` are read from a file that
     grows meanwhile: :class:`TooLarge`."""
     with open_regular(path, limit) as f:
-        data = f.read(limit + 1)
+        # Its size, not the limit: read(limit + 1) would allocate the limit.
+        data = f.read(os.fstat(f.fileno()).st_size)
+        while len(data) <= limit and f.peek(1):  # it grew meanwhile: on, never past the limit
+            data += f.read(min(1 << 20, limit + 1 - len(data)))
     if len(data) > limit:
         raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)}", os.fspath(path))
     return data
