@@ -245,8 +245,9 @@ def loads(text: str) -> Any:
         try:
             value, end = scan(text, start)
         except (StopIteration, ValueError, SystemError):
-            # SystemError: the scanner of some Pythons fails so on a cut
-            # file instead of raising its error; json.loads says what is wrong.
+            # SystemError: on a cut file, the scanner fails so instead of
+            # raising its error while the json package is not loaded yet
+            # (a fresh lookup); json.loads says what is wrong.
             pass
         else:
             if not text[end:].strip(" \t\n\r"):
@@ -772,7 +773,7 @@ def _run_of(text: str, first: str,
                 break
             start = after + 1
     except (StopIteration, ValueError, KeyError, TypeError, SystemError):
-        # SystemError: how the C scanner of some Pythons fails on a cut file.
+        # SystemError: how the scanner fails on a cut file before json is loaded.
         return None
     if not out or out[0]["id"] != first:
         return None
