@@ -302,7 +302,7 @@ class Rules:
             # The releases are still on disk: rebuild the catalog from them.
             if on_repair is not None:
                 on_repair(f"Warning: {e}")
-            for line in self.store.repair(_index_hooks()).lines():
+            for line in self.store.repair(_index_hooks(), _caches()).lines():
                 if on_repair is not None:
                     on_repair(f"Repaired: {line}")
         if jobs is None:
@@ -315,7 +315,7 @@ class Rules:
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
         files, meta, indexes, leftovers of interrupted runs)."""
-        report = self.store.repair(_index_hooks())
+        report = self.store.repair(_index_hooks(), _caches())
         self._stored = self._library = self._release = None
         return report
 
@@ -326,6 +326,14 @@ class Rules:
         stored = self.stored()
         reindex(self.store, stored)
         return stored
+
+
+def _caches() -> Any:
+    """The caches of higher layers that repair checks (the store knows its own)."""
+    from crsearch.desk import explain
+    from crsearch.store.repair import Cache
+
+    return (Cache(explain.CACHE_NAME, explain.cache_problem, explain.write_cache),)
 
 
 def _index_hooks() -> Any:

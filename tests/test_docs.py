@@ -118,7 +118,9 @@ def test_readme_opens_with_install_and_test_commands_in_a_venv():
     # and use a venv before pip, and the second must run inside it.
     assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && ")
     assert "crsearch update --from ../shared/cr/archive/" in install and "crsearch rule" in install
-    assert test.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test]\"")
+    # It first installs what the tests need from the system (.ci/setup-system).
+    assert test.startswith(".ci/setup-system && python3 -m venv .venv && . .venv/bin/activate && "
+                           "pip install -e \".[test]\"")
     assert test.endswith("python -m pytest -q")
 
 
@@ -127,7 +129,10 @@ def test_ci_runs_the_readme_test_command_in_a_venv():
     lines = [line.strip() for line in ci.splitlines()]
     assert _readme_block(1) in lines
     assert lines.index("python3 -m venv .venv") < lines.index(_readme_block(1))
-    assert "apt_install chromium" in lines and "apt_install python3-venv" in lines
+    assert lines.index(".ci/setup-system") < lines.index("python3 -m venv .venv")
+    setup = (ROOT / ".ci" / "setup-system").read_text(encoding="utf-8")
+    for package in ("chromium", "zsh", "fish", "python3-venv"):
+        assert f'missing="$missing {package}"' in setup
     assert not any(line.startswith(("pip ", "python3 -m pip")) for line in lines)
 
 

@@ -227,6 +227,8 @@ def update(ctx: click.Context, source: str | None, page: str | None, no_index: b
         if total > 1 and bars:
             steps.append(n)
             click.echo(f"\r[{n}/{total}] {printable(name)}", err=True, nl=False)
+        elif total > 1:  # a log: one line per release, not silence until the end
+            click.echo(f"[{n}/{total}] {printable(name)}", err=True)
 
     def repaired(line: str) -> None:
         click.echo(printable(line), err=True)

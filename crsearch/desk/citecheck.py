@@ -329,7 +329,7 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
 def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
     """Replace ``path`` with ``text`` atomically, keeping its permissions:
     an interruption leaves the old file whole."""
-    from crsearch.store.files import write_atomic as write
+    from crsearch.files import write_atomic as write
 
     write(path, text.encode(encoding), mode=os.stat(path).st_mode & 0o7777, sync=True)
 

@@ -468,29 +468,96 @@ def build(release: Any) -> dict[str, Any]:
 # -- the table for a stored release --------------------------------------------
 
 def table_for(stored: Any) -> dict[str, Any]:
-    """The term table of a stored release, from its cache (built on first use)."""
-    path = stored.path / CACHE_NAME
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if data.get("format") == FORMAT:
-            return data
-    except (OSError, ValueError):
-        pass
-    data = build(stored.release())
-    _write_cache(path, data)
+    """The term table of a stored release, from its cache (built on first use,
+    and again when the cache is damaged)."""
+    data, _ = _cached(stored)
+    if data is None:
+        data = build(stored.release())
+        try:
+            _write_cache(stored, data)
+        except OSError:
+            pass  # a read-only data folder: go without the cache
     return data
 
 
-def _write_cache(path: Any, data: dict[str, Any]) -> None:
-    """Write the cache atomically; a read-only data folder just goes without."""
-    from crsearch.store.files import write_atomic
+def cache_problem(stored: Any) -> str | None:
+    """What is wrong with the cached term table beside ``stored`` (None: nothing,
+    or no cache yet): what ``crsearch repair`` rebuilds it for."""
+    return _cached(stored)[1]
+
+
+def write_cache(stored: Any, release: Any) -> None:
+    """Build the term table of ``release`` and cache it beside ``stored`` (OSError when it cannot)."""
+    _write_cache(stored, build(release))
+
+
+def _cached(stored: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """(the cached table, None), or (None, what is wrong with it); (None, None) when there is none."""
+    from crsearch.errors import reason
+    from crsearch.store.datadir import read_json
+
+    try:
+        data = read_json(stored.path / CACHE_NAME, "cache")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError) as e:
+        return None, f"damaged ({reason(e)})"
+    problem = table_problem(data, stored.effective_date)
+    return (None, problem) if problem else (data, None)
+
+
+_MEANING_FIELDS = ("id", "term", "kind", "definition", "params", "source")
+_READING_FIELDS = ("group", "term", "kind", "id", "definition", "pattern")
+
+
+def table_problem(data: Any, release: str) -> str | None:
+    """What makes ``data`` unusable as the term table of ``release`` (None: nothing).
+
+    Every field that :func:`find` reads is checked, so that a cache of
+    another shape is rebuilt instead of failing in the middle of a search.
+    """
+    if not isinstance(data, dict):
+        return f"a {type(data).__name__}, not a term table"
+    if data.get("format") != FORMAT:
+        return "made by another version of crsearch"
+    if data.get("release") != release:
+        return "not the table of this release"
+    meanings, keys = data.get("meanings"), data.get("keys")
+    if not isinstance(meanings, dict) or not all(
+            isinstance(m, dict) and m.get("id") == id and all(isinstance(m.get(f), str) for f in _MEANING_FIELDS)
+            for id, m in meanings.items()):
+        return "damaged meanings"
+    if not isinstance(keys, dict) or not all(
+            isinstance(k, str) and isinstance(ids, list) and ids and all(
+                isinstance(i, str) and i in meanings for i in ids)
+            for k, ids in keys.items()):
+        return "damaged keys"
+    land_types, max_words = data.get("land_types"), data.get("max_words")
+    if not isinstance(land_types, list) or not all(isinstance(t, str) for t in land_types):
+        return "damaged land types"
+    if any(data.get(k) is not None and data.get(k) not in meanings for k in ("landwalk", "cycling")):
+        return "damaged keyword ids"
+    if type(max_words) is not int or max_words < 1:
+        return "damaged word count"
+    type_words = data.get("type_words")
+    if not isinstance(type_words, list) or not all(isinstance(w, str) for w in type_words):
+        return "damaged type words"
+    readings = data.get("readings")
+    if not isinstance(readings, list) or not all(
+            isinstance(r, dict) and all(isinstance(r.get(f), str) for f in _READING_FIELDS)
+            and isinstance(r.get("drop"), list) for r in readings):
+        return "damaged readings"
+    if not isinstance(data.get("face_break"), str):
+        return "damaged face break"
+    return None
+
+
+def _write_cache(stored: Any, data: dict[str, Any]) -> None:
+    """Write the cache atomically."""
+    from crsearch.files import write_atomic
 
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    try:
-        write_atomic(path, text.encode("utf-8"))  # 0644, like the release's other files
-    except OSError:
-        return
+    write_atomic(stored.path / CACHE_NAME, text.encode("utf-8"))  # 0644, like the release's other files
 
 
 def export(release: Any) -> dict[str, Any]:
@@ -799,5 +866,6 @@ def explain(stored: Any, text: str) -> dict[str, Any]:
     return {"text": text, "release": table["release"], "terms": find(text, table)}
 
 
-__all__ = ["ALIASES", "GENERIC", "READING_KINDS", "build", "check_text", "explain", "export",
-           "find", "key_of", "lemma", "short_definition", "site_files", "table_for", "tokens"]
+__all__ = ["ALIASES", "GENERIC", "READING_KINDS", "build", "cache_problem", "check_text", "explain",
+           "export", "find", "key_of", "lemma", "short_definition", "site_files", "table_for",
+           "table_problem", "tokens", "write_cache"]

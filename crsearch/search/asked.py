@@ -48,12 +48,12 @@ def load() -> list[dict[str, Any]]:
     """The shipped entries (``question``, ``ids``, ``source``, ``check``);
     a damaged entry is left out, and a missing or damaged file gives []
     (questions then rank without them)."""
-    from crsearch.paths import data_dir
+    from crsearch.errors import BrokenInstall
+    from crsearch.paths import read_data
 
     try:
-        with open(data_dir() / FILE, encoding="utf-8") as f:
-            entries = json.load(f)["questions"]
-    except (OSError, ValueError, KeyError, TypeError):
+        entries = json.loads(read_data(FILE))["questions"]
+    except (BrokenInstall, ValueError, KeyError, TypeError):
         return []
     if not isinstance(entries, list):
         return []

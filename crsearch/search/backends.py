@@ -6,7 +6,6 @@ cannot, behind the same small interface.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,25 @@ def open_index(path: Path):
     return ix, terms
 
 
+def _check_files(path: Path) -> None:
+    """Refuse an index folder holding anything but regular files: a FIFO or a
+    device in place of a segment would block or flood whatever reads it."""
+    import os
+
+    from crsearch.files import kind_of
+
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if not entry.is_file():
+                    mode = os.stat(entry.path).st_mode if os.path.exists(entry.path) else 0
+                    what = kind_of(mode) if mode else "a broken link"
+                    raise IndexMissing(f"the search index in {path} is damaged ({entry.name} is {what}); "
+                                       "run `crsearch index` to rebuild it")
+    except OSError:
+        return  # read below, with its own message
+
+
 def open_terms(path: Path) -> dict[str, Any]:
     """``terms.json`` of an index (no Whoosh); raise IndexMissing with the fix."""
     path = Path(path)
@@ -40,9 +58,11 @@ def open_terms(path: Path) -> dict[str, Any]:
     if not terms_file.exists():
         raise IndexMissing(f"the release has no search index ({path} is missing); "
                            "run `crsearch index` to build it")
+    _check_files(path)
     try:
-        with open(terms_file, encoding="utf-8") as f:
-            terms = json.load(f)
+        from crsearch.store.datadir import read_json
+
+        terms = read_json(terms_file, "index")
         if terms.get("format") != INDEX_FORMAT:
             raise IndexMissing("the search index was built by another version of crsearch; "
                                "run `crsearch index` to rebuild it")

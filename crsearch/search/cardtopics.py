@@ -56,14 +56,9 @@ def read_table(text: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str],
 
 
 def _load() -> tuple[dict[str, tuple[str, ...]], dict[str, str], frozenset[str], frozenset[str]]:
-    from crsearch.paths import data_dir
+    from crsearch.paths import read_data
 
-    path = data_dir() / TABLE_FILE
-    try:
-        return read_table(path.read_text(encoding="utf-8"))
-    except OSError:
-        # A broken install loses the card hints, not the search.
-        return {}, {}, frozenset(), frozenset()
+    return read_table(read_data(TABLE_FILE))  # BrokenInstall when it is missing or damaged
 
 
 def _key(name: str) -> str:

@@ -163,9 +163,10 @@ class FastBackend:
     @classmethod
     def open(cls, index_dir: Path, fmt: int) -> FastBackend | None:
         """The fast files of ``index_dir``, or None when absent, damaged or old."""
+        from crsearch.store.datadir import read_json
+
         try:
-            with open(Path(index_dir) / FAST, encoding="utf-8") as f:
-                meta = json.load(f)
+            meta = read_json(Path(index_dir) / FAST, "index")
         except (OSError, ValueError):
             return None
         if not isinstance(meta, dict) or meta.get("format") != fmt:

@@ -57,13 +57,9 @@ def read_table(text: str) -> tuple[Topic, ...]:
 
 
 def _load() -> tuple[Topic, ...]:
-    from crsearch.paths import data_dir
+    from crsearch.paths import read_data
 
-    try:
-        return read_table((data_dir() / TABLE_FILE).read_text(encoding="utf-8"))
-    except OSError:
-        # A broken install loses the topic hints, not the search.
-        return ()
+    return read_table(read_data(TABLE_FILE))  # BrokenInstall when it is missing or damaged
 
 
 @functools.cache

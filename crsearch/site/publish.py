@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from crsearch.errors import BadInput
-from crsearch.store.files import write_atomic
+from crsearch.files import write_atomic
 
 #: The files a build wrote, each with the SHA-256 of what it wrote.
 WRITTEN = ".crsearch-site-files.json"
