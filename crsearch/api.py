@@ -23,13 +23,13 @@ from crsearch.rules.text import first_words
 from crsearch.store.datadir import Store
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
     from crsearch.changes.diff import ReleaseDiff
     from crsearch.changes.history import History
     from crsearch.ingest.pipeline import ImportResult
-    from crsearch.rules.model import GlossaryEntry, Release
+    from crsearch.rules.model import GlossaryEntry, Release, Rule
     from crsearch.search.engine import SearchResult
     from crsearch.store.datadir import StoredRelease
     from crsearch.store.lookup import Library, Lookup
@@ -87,6 +87,10 @@ class Rules:
         return self._release
 
     # -- look-ups ------------------------------------------------------------
+    def __iter__(self) -> Iterator[Rule]:
+        """Every rule and subrule of the release, in order (``for rule in rules``)."""
+        return iter(self.release().rules)
+
     def rule(self, *ids: str, children: bool = True) -> Lookup:
         """Rules by number: ``rule("702.19c")``, ``rule("510.1c-d", "119.7-8")``.
 
@@ -267,6 +271,35 @@ class Rules:
         return Export(self.stored())
 
     # -- writing ---------------------------------------------------------------
+    def build_site(self, out: str | Path, *, all_releases: bool = False, search: bool = True,
+                   strict: bool = False, warn: Callable[[str], None] | None = None) -> SiteBuild:
+        """Build the static website of the selected release (or of every
+        stored release with ``all_releases``) into ``out``.
+
+        Only the files an earlier build wrote are replaced or removed; a file
+        the build would overwrite that is not the site's stops it
+        (``BadInput``), with nothing changed.
+
+        :param search: write the search data (the site then has search).
+        :param strict: fail on dangling references or unplaced source lines.
+        :param warn: called with a line for each warning.
+        """
+        import time
+        from pathlib import Path
+
+        from crsearch.site import build as site
+
+        started = time.perf_counter()
+        if all_releases:
+            stored_all = self.store.releases() or [self.stored()]  # "no releases imported"
+            releases = [s.release() for s in stored_all]
+            result = site.build_all(releases, Path(out), search=search, strict=strict, warn=warn)
+        else:
+            releases = [self.release()]
+            result = site.build(releases[0], Path(out), search=search, strict=strict, warn=warn)
+        return SiteBuild(result, [r.effective_date for r in releases],
+                         time.perf_counter() - started)
+
     def update(self, source: str | None = None, *, page: str | None = None,
                index: bool = True, jobs: int | None = None,
                download: Callable[[int, int | None], None] | None = None,
@@ -371,6 +404,9 @@ class Toc:
     def to_dict(self) -> list[dict[str, Any]]:
         return [e.to_dict() for e in self.entries]
 
+    def __repr__(self) -> str:
+        return f"<Toc {self.release} {self.of or 'contents'}: {len(self.entries)} entries>"
+
 
 class Definition:
     """A glossary entry, with those its "See X." leads to (``chain[0]`` is ``entry``)."""
@@ -387,6 +423,9 @@ class Definition:
 
         return item_dict(self.entry, self.release)
 
+    def __repr__(self) -> str:
+        return f"<Definition {self.release}: {self.entry.term!r} ({self.entry.id})>"
+
 
 class Keywords:
     """The keyword actions and abilities: ``(id, title)`` pairs in rule order."""
@@ -402,6 +441,9 @@ class Keywords:
 
         return [{"id": i, "title": t, "kind": KEYWORD_CHAPTERS[i.split(".")[0]]}
                 for i, t in self.rows]
+
+    def __repr__(self) -> str:
+        return f"<Keywords {self.release}: {len(self.rows)} keyword actions and abilities>"
 
 
 class Explanation:
@@ -467,6 +509,9 @@ class Releases:
     def to_dict(self) -> list[dict[str, Any]]:
         return [{**r, "current": r["effective_date"] == self.current} for r in self.rows]
 
+    def __repr__(self) -> str:
+        return f"<Releases: {len(self.rows)} imported, {self.current} selected>"
+
 
 class Report:
     """What a release holds and what the parser noticed."""
@@ -489,6 +534,11 @@ class Report:
             "source": release.source.to_dict(),
         }
 
+    def __repr__(self) -> str:
+        r = self.release
+        return (f"<Report {r.effective_date}: {len(r.rules)} rules and subrules, "
+                f"{len(r.unplaced)} unplaced lines, {'complete' if r.complete else 'incomplete'}>")
+
 
 class Export:
     """The whole stored release: ``text()`` is its JSON, ``to_dict()`` its data."""
@@ -506,6 +556,28 @@ class Export:
         data: dict[str, Any] = json.loads(self.text())
         return data
 
+    def __repr__(self) -> str:
+        return f"<Export {self.stored.effective_date}>"
+
+
+class SiteBuild:
+    """What ``build_site`` made: ``result`` is the site builder's ``BuildResult``."""
+
+    def __init__(self, result: Any, releases: list[str], seconds: float):
+        self.result, self.releases, self.seconds = result, releases, seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.result
+        return {"out": str(r.out), "releases": self.releases, "root": self.releases[-1],
+                "pages": r.pages, "files": r.files, "bytes": r.bytes, "links": r.links,
+                "dangling": [{"from": a, "to": b} for a, b in r.dangling],
+                "unplaced_lines": r.unplaced, "search": r.search,
+                "seconds": round(self.seconds, 1)}
+
+    def __repr__(self) -> str:
+        return (f"<SiteBuild {self.result.out}: {self.result.pages} pages of "
+                f"{len(self.releases)} release(s)>")
+
 
 class Update:
     """What ``update`` imported (one ``ImportResult`` per source) and where."""
@@ -522,3 +594,6 @@ class Update:
             {"name": r.name, "effective_date": r.release.effective_date if r.release else None,
              "error": r.error, "warnings": r.warnings,
              "unchanged": r.unchanged is not None} for r in self.results]}
+
+    def __repr__(self) -> str:
+        return f"<Update {self.root}: {len(self.results)} sources, {self.failed} failed>"

@@ -180,3 +180,48 @@ def test_import_crsearch_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     assert out[0] == "[]" and out[1] == "True"
+
+
+# -- every rule, readable results, the site ---------------------------------------------
+
+def test_iterating_rules_walks_every_rule_and_subrule_in_order(rules):
+    from crsearch.rules import numbers
+
+    ids = [r.id for r in rules]
+    assert len(ids) == len(set(ids)) and len(ids) > 3000
+    assert ids[:3] == ["100.1", "100.1a", "100.1b"]
+    assert ids == sorted(ids, key=numbers.sort_key)
+    assert "702.19c" in ids and all(numbers.kind(i) in ("rule", "subrule") for i in ids)
+
+
+def test_results_print_readably(rules):
+    shown = {
+        "rule": repr(rules.rule("702.19")),
+        "toc": repr(rules.toc("702")),
+        "define": repr(rules.define("lethal damage")),
+        "keywords": repr(rules.keywords()),
+        "releases": repr(rules.releases()),
+        "report": repr(rules.report()),
+        "diff": repr(rules.diff()),
+    }
+    assert shown["rule"].startswith("<Lookup 2026-08-07: ") and "702.19, 702.19a" in shown["rule"]
+    assert shown["toc"].startswith("<Toc 2026-08-07 702: ")
+    assert "'Lethal Damage'" in shown["define"]
+    assert shown["releases"] == "<Releases: 2 imported, 2026-08-07 selected>"
+    assert shown["report"].startswith("<Report 2026-08-07: ") and "complete>" in shown["report"]
+    assert shown["diff"].startswith("<ReleaseDiff 2026-06-19 -> 2026-08-07: ")
+    assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
+
+
+def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
+    built = Rules.open(mini_data_dir).build_site(tmp_path / "a", search=False)
+    data = built.to_dict()
+    assert (tmp_path / "a" / "index.html").is_file()
+    assert data["pages"] > 0 and data["out"] == str(tmp_path / "a") and not data["search"]
+    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "site", "build", str(tmp_path / "b"),
+                                 "--no-search", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    cli_data = json.loads(r.stdout)
+    same = {k: v for k, v in data.items() if k not in ("out", "seconds")}
+    assert {k: v for k, v in cli_data.items() if k not in ("out", "seconds")} == same
+    assert repr(built).startswith(f"<SiteBuild {tmp_path / 'a'}: ")

@@ -355,6 +355,9 @@ class ReleaseDiff:
                 "notes": self.notes, "summary": self.counts(),
                 "changes": [c.to_dict() for c in self.changes]}
 
+    def __repr__(self) -> str:
+        return f"<ReleaseDiff {self.old_date} -> {self.new_date}: {len(self.changes)} changes>"
+
 
 # -- pairing -------------------------------------------------------------------
 

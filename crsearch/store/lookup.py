@@ -42,6 +42,10 @@ class Lookup:
     def to_dict(self) -> list[dict[str, Any]]:
         return [item_dict(i, self.release) for i in self.items]
 
+    def __repr__(self) -> str:
+        ids = ", ".join(i.id for i in self.items[:6]) + (", …" if len(self.items) > 6 else "")
+        return f"<Lookup {self.release}: {len(self.items)} items ({ids})>"
+
     def title_of(self, id: str) -> str | None:
         """The heading text of a section, chapter or titled rule."""
         if id in self.sections:

@@ -91,6 +91,10 @@ class RepairReport:
     def lines(self) -> list[str]:
         return [*self.fixed, *self.dropped, *self.removed]
 
+    def __repr__(self) -> str:
+        return (f"<RepairReport: {self.releases} releases, {len(self.fixed)} fixed, "
+                f"{len(self.dropped)} set aside, {len(self.removed)} removed>")
+
 
 def repair_store(store: Store, index: IndexHooks | None = None,
                  caches: tuple[Cache, ...] = ()) -> RepairReport:
