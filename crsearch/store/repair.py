@@ -70,6 +70,8 @@ class RepairReport:
         self.fixed: list[str] = []
         self.dropped: list[str] = []
         self.removed: list[str] = []
+        #: The card data found in good order ("card data 2026-11-30 (35,033 cards)"), if any.
+        self.cards: str | None = None
 
     def lines(self) -> list[str]:
         return [*self.fixed, *self.dropped, *self.removed]
@@ -132,7 +134,7 @@ def sweep(store: Store, report: RepairReport | None = None) -> None:
             continue
         gone = False
         if name.startswith(STAGING):
-            gone = _abandoned(p)
+            gone = abandoned(p)
         elif DIR_NAME.fullmatch(name) and (p / "meta.json").is_file():
             try:
                 since = float((p / RETIRED).read_text(encoding="ascii"))
@@ -277,7 +279,7 @@ def _clean_index_leftovers(folder: Path) -> None:
         if p.name == ".index-old":
             if (folder / "index").exists():
                 shutil.rmtree(p, ignore_errors=True)
-        elif not (p / OWNER).exists() or _abandoned(p):
+        elif not (p / OWNER).exists() or abandoned(p):
             # Called only under the store's lock: an unmarked .index-* folder
             # is a killed run's (or an older crsearch's), a marked one is
             # removed once its writer is gone.
@@ -310,7 +312,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
+def abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
     """True for our own temporary folder whose writer is gone (or very old)."""
     try:
         pid = int((folder / OWNER).read_text(encoding="ascii").strip() or 0)
