@@ -57,6 +57,11 @@ def render_explain(result: dict[str, Any], width: int | None, tty: bool) -> str:
     from crsearch.cli.output import wrap
 
     lines: list[str] = []
+    if result.get("card"):
+        lines += [click.style(result["card"], bold=True)
+                  + click.style(f"  (Oracle text, card data {result['cards_date']})", dim=True)]
+        if not tty:
+            lines += [result["text"], ""]
     if tty:
         lines += [_highlight(result["text"], result["terms"]), ""]
     for n, t in enumerate(result["terms"], 1):
@@ -78,7 +83,8 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
             site_url: str | None) -> None:
     """Find the rules terms in a card's text, each with its rule and definition.
 
-    TEXT is the card's rules text, or - to read it from stdin.  Finds keyword
+    TEXT is the card's rules text, or - to read it from stdin, or a card's name
+    when card data is imported (`crsearch cards update`).  Finds keyword
     abilities (with their costs: "ward {2}", "protection from red"), keyword
     actions in any form ("sacrificed", "shuffles"), card types, subtypes,
     zones, counters, steps and glossary terms, in reading order.
@@ -87,6 +93,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     Example:
         crsearch explain "Flying, ward {2}"
         crsearch explain "Counter target spell. Put a +1/+1 counter on it." --json
+        crsearch explain "Notion Thief"
         pbpaste | crsearch explain -
     """
     from crsearch.desk import explain as ex
@@ -101,8 +108,12 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
         card = data.decode("utf-8", errors="replace")
     else:
         card = " ".join(text)
-    stored = _state(ctx).stored()
-    result = ex.explain(stored, card)
+    state = _state(ctx)
+    stored = state.stored()
+    from crsearch.desk.card import explain_text
+
+    # A card's name ("Notion Thief") explains that card's text.
+    result = explain_text(stored, state.rules().card_store().current_or_none(), card)
     if as_json:
         emit_json(result)
         if not result["terms"]:
