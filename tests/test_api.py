@@ -185,3 +185,33 @@ def test_readme_python_examples_print_what_they_say(readme_data_dir, monkeypatch
         exec(compile(block, "README.md", "exec"), namespace)
         printed = capsys.readouterr().out.splitlines()
         assert printed == expected
+
+
+# -- cards ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Notion Thief", "fire", "jace mind sculptor"])
+def test_card_is_card_json(cards_data_dir, name):
+    cards = Rules.open(cards_data_dir)
+    assert cards.card(name).to_dict() == cli_json(cards_data_dir, "card", *name.split(), "--json")
+
+
+def test_card_takes_a_name(cards_data_dir):
+    with pytest.raises(TypeError, match="takes a name"):
+        Rules.open(cards_data_dir).card(["Notion Thief"])  # type: ignore[arg-type]
+    with pytest.raises(NotFound) as e:
+        Rules.open(cards_data_dir).card("jace")
+    assert len(e.value.suggestions) == 2
+
+
+def test_find_cards_gives_the_named_cards_with_their_text(cards_data_dir):
+    found = Rules.open(cards_data_dir).find_cards("Does Notion Thief's ability stop Fire//Ice?")
+    assert [(m.name, m.text) for m in found] == [("Notion Thief", "Notion Thief's"), ("Fire // Ice", "Fire//Ice")]
+    assert found[0].card.text.startswith("Flash\n") and found[1].card.faces[1].name == "Ice"
+
+
+def test_update_cards_from_a_file(tmp_path):
+    from conftest import ATOMIC
+
+    result = Rules.open(tmp_path).update_cards(str(ATOMIC))
+    assert result.to_dict()["count"] == 14 and result.to_dict()["date"] == "2026-11-20"
+    assert Rules.open(tmp_path).cards().to_dict()["dir"] == result.entry["dir"]

@@ -94,8 +94,7 @@ class Writer:
             return
         key = " ".join(words)
         shard = shard_of(key)
-        data = json.dumps(card.stored(), ensure_ascii=False, separators=(",", ":"),
-                          sort_keys=True).encode("utf-8")
+        data = json.dumps(card.stored(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if shard not in self.shards:
             f = open(self.folder / SHARDS / f"{shard}.json", "wb")
             self.shards[shard] = (f, hashlib.sha256())
@@ -108,7 +107,7 @@ class Writer:
         self.names.append(Entry.line(key, KIND_NAME, card.name, *at))
         face_words = []
         for face in card.faces:
-            fw = name_words(face.name)
+            fw = words if face.name == card.name else name_words(face.name)
             face_words.append(fw)
             self.vocab.update(fw)
             fk = " ".join(fw)
@@ -201,8 +200,14 @@ def import_file(store: Store, path: str, *, shown: str | None = None, rulings: s
     current = cards.current_or_none()
     if current is not None and current.entry.get("source", {}).get("sha256") == sha and not force:
         return CardImport(str(store.root), current.entry, unchanged=True)
+    import gc
+
     staged = cards.stage()
     writer = Writer(staged)
+    collecting = gc.isenabled()
+    # The parser makes a dict or a list for every value of a 100 MB file, all
+    # freed by reference counting: the cycle collector would only scan them.
+    gc.disable()
     try:
         source = CardFile(path, shown, rulings, max_bytes)
         for card in source.cards(progress):
@@ -217,6 +222,8 @@ def import_file(store: Store, path: str, *, shown: str | None = None, rulings: s
         writer.finish(entry, warnings)
         data: CardData = cards.publish(staged, entry, force)
     finally:
+        if collecting:
+            gc.enable()
         writer.close()
         if staged.exists():
             shutil.rmtree(staged, ignore_errors=True)

@@ -267,6 +267,14 @@ def overview(ctx: click.Context) -> str:
             lines[-1] = lines[-1][:-1] + f"; using {click.style(current, fg='cyan', bold=True)}."
         except CRSearchError as e:
             lines.append(f"--release {state.release_date}: {e}")
+        try:
+            from crsearch.cards.store import CardStore
+
+            data = CardStore(store).current()
+            lines.append(f"Card data: {data.date} ({data.count:,} cards)." if data is not None else
+                         "Card data: none (crsearch cards update imports it).")
+        except CRSearchError as e:
+            lines.append(f"Card data: unreadable ({e})")
     elif store is not None:
         lines.append(f"Releases: none stored in {store.root} yet. Import one first:")
         lines.append("  crsearch update                  # the current release, downloaded")
@@ -283,6 +291,7 @@ def overview(ctx: click.Context) -> str:
               "  crsearch rule 702.19c",
               "  crsearch search \"can a tapped creature block\"",
               "  crsearch explain \"Flying, ward {2}\"",
+              "  crsearch card \"Notion Thief\"",
               "  crsearch cite-check article.md",
               "", "crsearch COMMAND --help tells more; crsearch --help lists the global options."]
     return "\n".join(lines)

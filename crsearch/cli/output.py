@@ -391,7 +391,9 @@ def render_card(info: CardInfo, width: int | None = None, tty: bool = False) -> 
             out += wrap(r["text"], "  " + _dim(r["date"] or "          ") + "  ", width)
     if d["terms"]:
         out += ["", click.style("Rules its words use", bold=True)]
-        for n, t in enumerate(d["terms"], 1):
+        # Each rule once, where its words first stand (the JSON keeps every span).
+        shown = {(t["id"], t["term"]): t for t in reversed(d["terms"])}
+        for n, t in enumerate(sorted(shown.values(), key=lambda t: t["span"][0]), 1):
             out.append(f"{n:>2}. " + click.style(t["text"], bold=True) + "  " + _id(t["id"])
                        + _dim(f"  {t['kind']}"))
             if t["definition"]:
