@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from conftest import ATOMIC
 
 from crsearch import Rules
 from crsearch.cli.main import cli
@@ -165,12 +166,14 @@ def readme_python_blocks():
 
 @pytest.fixture(scope="module")
 def readme_data_dir(latest_data_dir, tmp_path_factory):
-    """A copy of the two-release data folder, with 2026-08-07 indexed for search."""
+    """A copy of the two-release data folder, with 2026-08-07 indexed for search, and
+    the AtomicCards fixture as its card data."""
     import shutil
 
     root = tmp_path_factory.mktemp("readme") / "data"
     shutil.copytree(latest_data_dir, root)
     Rules.open(root).index()
+    Rules.open(root).update_cards(str(ATOMIC))  # the cards' examples
     return root
 
 
@@ -210,8 +213,6 @@ def test_find_cards_gives_the_named_cards_with_their_text(cards_data_dir):
 
 
 def test_update_cards_from_a_file(tmp_path):
-    from conftest import ATOMIC
-
     result = Rules.open(tmp_path).update_cards(str(ATOMIC))
     assert result.to_dict()["count"] == 14 and result.to_dict()["date"] == "2026-11-20"
     assert Rules.open(tmp_path).cards().to_dict()["dir"] == result.entry["dir"]

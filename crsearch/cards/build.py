@@ -89,10 +89,11 @@ class Writer:
     def add(self, card: Card) -> None:
         """Write one card's record to its shard and remember its names."""
         words = name_words(card.name)
-        if not words:
-            self.nameless += 1  # "???": nothing a person could type finds it
+        # A name of no letters ("_____") is its own key, found only as typed.
+        key = " ".join(words) or card.name.strip()
+        if not key:
+            self.nameless += 1
             return
-        key = " ".join(words)
         shard = shard_of(key)
         data = json.dumps(card.stored(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if shard not in self.shards:
@@ -118,7 +119,8 @@ class Writer:
                 # mostly names ("Whenever Prowl attacks").
                 self.text_words.update(_LOWER_WORD.findall(face.text))
         self.vocab.update(words)
-        self.sources.append((words, card.name, face_words, at))
+        if words:
+            self.sources.append((words, card.name, face_words, at))
         self.count += 1
         self.faces += len(card.faces) > 1
         self.rulings += len(card.rulings)
@@ -218,7 +220,7 @@ def import_file(store: Store, path: str, *, shown: str | None = None, rulings: s
                  "source": {"name": shown, "sha256": sha, "size": size, "url": url}}
         warnings = list(source.warnings)
         if writer.nameless:
-            warnings.append(f"left out {writer.nameless:,} card(s) whose name has no letters")
+            warnings.append(f"left out {writer.nameless:,} card(s) without a name")
         writer.finish(entry, warnings)
         data: CardData = cards.publish(staged, entry, force)
     finally:

@@ -10,8 +10,9 @@ name that belongs to that card alone ("Mind Sculptor"), one line each::
 sorted by bytes, so that each word of a question costs one bisection
 (:class:`~crsearch.cards.names.SortedLines`).  ``kind`` is ``n`` (the card's
 name), ``f`` (a face's name) or ``p`` (part of a name); ``common`` is 1 when
-every word of it also occurs in card rules text ("Flash", "Fog", "Shock"
-less so), so a ranker can ask for more before it trusts such a mention.
+every word of a name also occurs in lower case in card rules text ("Flash",
+"Counterspell" not), so a ranker can ask for more before it trusts such a
+mention.  A part of a name made only of such words is not indexed.
 Standard library only.
 """
 
@@ -88,10 +89,11 @@ def index_lines(names: Iterable[tuple[list[str], str, list[list[str]], tuple[str
     for key, (kind, name, at) in whole.items():
         lines.append(_line(key, kind, name, at, common(key.split(" "))))
     for key, owners in parts.items():
-        if len(owners) != 1 or key in whole:
+        # A part made of ordinary words ("I have", "block") names nothing.
+        if len(owners) != 1 or key in whole or common(key.split(" ")):
             continue
         (name,) = owners
-        lines.append(_line(key, KIND_PART, name, where[name], common(key.split(" "))))
+        lines.append(_line(key, KIND_PART, name, where[name], False))
     return sorted(lines, key=lambda line: line.encode("utf-8"))
 
 

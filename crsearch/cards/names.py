@@ -10,8 +10,9 @@ the file (:class:`SortedLines`).  ``words.txt`` lists every word of every
 name, for typo correction.
 
 Lookup tries, in turn: the exact key (a card's name before a face's), every
-typed word in a name ("jace mind sculptor", "Shackles"), then each word's
-nearest spellings ("notion theif").  More than one card left is an
+typed word in a name ("jace mind sculptor", "vedalken shack"), then the
+spellings one edit away from each word that no name has ("notion theif",
+"ntoion"), or its nearest by difflib.  More than one card left is an
 ambiguity, reported with the candidates.  Standard library only.
 """
 
@@ -172,6 +173,7 @@ class NameIndex:
         self.names = names
         self._words_loader = words
         self._words: list[str] | None = None
+        self._vocab_set: frozenset[str] = frozenset()
 
     def exact(self, key: str) -> list[Entry]:
         """The entries whose key is ``key`` (a card's own name first)."""
@@ -193,6 +195,9 @@ class NameIndex:
         """The one card ``typed`` names; NotFound with candidates when none or several."""
         words = name_words(typed)
         if not words:
+            own = self.exact(" ".join(typed.split()))  # a name of no letters: "_____"
+            if own:
+                return own[0]
             raise BadInput(f"{short(typed)!r} is not a card name: type a name such as \"Notion Thief\"")
         shown = short(" ".join(typed.split()), 60)
         found = self._resolve(words)
@@ -229,19 +234,25 @@ class NameIndex:
     def _typo(self, words: list[str]) -> Entry | list[Entry]:
         """The card a misspelt name means, or the nearest candidates.
 
-        The words that are no word of any name are respelt first, each to its
-        nearest name words; only if that finds nothing are the others too.
+        First only the words that are no word of any name are respelt, each
+        to its nearest name words; if that finds nothing, the others too.
         """
         import difflib
         import itertools
 
         vocab = self._vocabulary()
         known = self._vocab_set
-        near = {w: _alternatives(w, vocab, known) for w in dict.fromkeys(words)}
+        near: dict[str, list[str]] = {}
+
+        def respelt(w: str) -> list[str]:
+            if w not in near:
+                near[w] = _alternatives(w, vocab, known)
+            return near[w]
+
         typed = " ".join(words)
         scored: dict[str, tuple[float, Entry]] = {}
-        for widen in (False, True):
-            options = [[w] if w in known and not widen else ([w] if w in known else []) + near[w]
+        for every in (False, True):
+            options = [([w] if w in known else []) + (respelt(w) if every or w not in known else [])
                        or [w] for w in words]
             for combo in itertools.islice(itertools.product(*options), 64):
                 found = self._resolve(" ".join(combo).split(" "), prefix=False)
@@ -249,14 +260,12 @@ class NameIndex:
                     r = difflib.SequenceMatcher(None, typed, e.key).ratio()
                     if e.name not in scored or scored[e.name][0] < r:
                         scored[e.name] = (r, e)
-            if scored or all(w in known for w in words) is widen:
-                break
+            if scored or not any(w in known for w in words):
+                break  # found, or the second pass would respell the same words
         ranked = sorted(scored.values(), key=lambda t: (-t[0], t[1].name))
         if ranked and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= 0.08) and ranked[0][0] >= 0.6:
             return ranked[0][1]
         return [e for _, e in ranked]
-
-    _vocab_set: frozenset[str] = frozenset()
 
     def _vocabulary(self) -> list[str]:
         if self._words is None:

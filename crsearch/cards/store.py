@@ -87,16 +87,15 @@ class CardData:
     def index(self) -> NameIndex:
         """The card and face names, for lookup."""
         if self._index is None:
-            from crsearch.cards.names import WORDS_FILE, NameIndex
+            from crsearch.cards.names import NAMES_FILE, WORDS_FILE, NameIndex
 
             def words() -> list[str]:
+                # Read only when a typed name needs correcting.
                 try:
                     with open(os.path.join(self.dir, WORDS_FILE), encoding="utf-8") as f:
                         return f.read().split()
                 except OSError:
                     raise self._damaged(WORDS_FILE, "missing or unreadable") from None
-
-            from crsearch.cards.names import NAMES_FILE
 
             self._index = NameIndex(self._lines(NAMES_FILE), words)
         return self._index

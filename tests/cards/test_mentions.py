@@ -34,9 +34,7 @@ def test_full_names_possessives_and_names_split_by_punctuation(data):
 def test_each_mention_carries_its_card_and_where_it_stands(data):
     q = "Can Opal Titan get protection from colorless?"
     # "protection" is also part of Teferi's Protection, but an ordinary word.
-    weak = [m for m in data.find_in_text(q) if not m.strong]
-    assert [(w.name, w.kind, w.common) for w in weak] == [("Teferi's Protection", "p", True)]
-    (m,) = [m for m in data.find_in_text(q) if m.strong]
+    (m,) = data.find_in_text(q)
     assert q[m.span[0]:m.span[1]] == "Opal Titan"
     assert m.card.name == "Opal Titan" and "protection from each" in m.card.text
     d = m.to_dict()
@@ -91,5 +89,5 @@ def test_index_lines_keep_parts_that_belong_to_one_card_only():
     assert ("jace", "", "p") not in keys  # two Jaces
     assert ("beleren", "", "p") in keys and ("mind", "sculptor", "p") in keys
     assert ("jace", "the mind", "p") in keys and ("the", "mind sculptor", "p") not in keys
-    assert [line for line in lines if line.startswith("mind\t\t")][0].split("\t")[3] == "1"
+    assert not [line for line in lines if line.startswith("mind\t\t")]  # an ordinary word alone
     assert list(SortedLines("".join(lines).encode()).starting(b"beleren\t"))

@@ -103,3 +103,20 @@ def test_words_in_a_key_are_found_whole_or_as_a_prefix():
     assert [b.split(b"\t")[0] for b in index.with_word("fire", prefix=True)] == [b"fire ice", b"fireball"]
     assert [b.split(b"\t")[0] for b in index.with_word("ice")] == [b"fire ice", b"ice age"]
     assert list(index.with_word("ire")) == []
+
+
+def test_a_name_without_letters_is_found_as_typed(tmp_path):
+    import json
+
+    from crsearch.cards.build import import_file
+
+    src = tmp_path / "a.json"
+    src.write_text(json.dumps({"data": {"_____": [{"name": "_____", "text": "Draw a card."}],
+                                        "Opt": [{"name": "Opt"}]},
+                               "meta": {"date": "2026-01-01"}}), encoding="utf-8")
+    result = import_file(Store(tmp_path / "d"), str(src))
+    assert result.count == 2 and result.warnings == []
+    data = CardStore(Store(tmp_path / "d")).require()
+    assert data.card(" _____ ").name == "_____"
+    with pytest.raises(BadInput):
+        data.card("___")
