@@ -26,8 +26,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
+    from crsearch.cards.build import CardImport
+    from crsearch.cards.mentions import Mention
+    from crsearch.cards.store import CardData, CardStore
     from crsearch.changes.diff import ReleaseDiff
     from crsearch.changes.history import History
+    from crsearch.desk.card import CardInfo
     from crsearch.ingest.pipeline import ImportResult
     from crsearch.rules.model import GlossaryEntry, Release, Rule
     from crsearch.search.engine import SearchResult
@@ -163,11 +167,15 @@ class Rules:
     # -- the judge's desk ----------------------------------------------------
     def explain(self, text: str) -> Explanation:
         """The rules terms in a card's text, in reading order, each with its
-        rule and definition (BadInput for empty, binary or over-long text)."""
-        from crsearch.desk.explain import explain
+        rule and definition (BadInput for empty, binary or over-long text).
 
-        data = explain(self.stored(), text)
-        return Explanation(data["text"], data["release"], data["terms"])
+        A card's name ("Notion Thief") explains that card's text when card
+        data is imported (``update_cards``)."""
+        from crsearch.desk.card import explain_text
+
+        data = explain_text(self.stored(), self.card_store().current_or_none(), text)
+        return Explanation(data["text"], data["release"], data["terms"],
+                           card=data.get("card"), cards_date=data.get("cards_date"))
 
     def cite_check(self, text: str, as_of: str | None = None) -> CiteCheck:
         """Check the rule citations in ``text``: fine, missing, or moved since.
@@ -198,13 +206,67 @@ class Rules:
         lib = self.library()
         return [r for ch in KEYWORD_CHAPTERS for r in lib.chapter_rules(ch)]
 
+    # -- cards ---------------------------------------------------------------
+    def card_store(self) -> CardStore:
+        """The card data of this data folder (``DATA/cards``)."""
+        from crsearch.cards.store import CardStore
+
+        return CardStore(self.store)
+
+    def cards(self) -> CardData:
+        """The card data in use (``to_dict()`` is ``crsearch cards --json``);
+        ``NoData`` when none was imported."""
+        return self.card_store().require()
+
+    def card(self, name: str) -> CardInfo:
+        """A card by name, with its rulings and the rules its words use.
+
+        Exact, case-insensitive, accent-folded, partial ("jace mind sculptor")
+        or misspelt ("notion theif"); a face's name finds its card ("Fire").
+        ``NotFound`` lists the candidates when the name fits none or several.
+        """
+        from crsearch.desk.card import card_info
+        from crsearch.errors import NoData
+
+        if not isinstance(name, str):
+            raise TypeError(f"card() takes a name (str), not {type(name).__name__}")
+        data = self.cards()
+        try:
+            stored: StoredRelease | None = self.stored()
+        except NoData:
+            stored = None  # the card without its rules
+        return card_info(data, stored, name)
+
+    def find_cards(self, text: str) -> list[Mention]:
+        """The imported cards that ``text`` names (full names, possessives, faces,
+        telling parts of names), each with its card; none without card data."""
+        data = self.card_store().current()
+        return data.find_in_text(text) if data is not None else []
+
+    def update_cards(self, source: str | None = None, *, rulings: str | None = None,
+                     force: bool = False,
+                     download: Callable[[int, int | None], None] | None = None,
+                     progress: Callable[[int], None] | None = None, deadline: float = 600,
+                     max_bytes: int | None = None) -> CardImport:
+        """Download MTGJSON's AtomicCards, or import ``source`` (a file or URL):
+        AtomicCards or Scryfall's oracle-cards (with ``rulings``), compressed or not.
+
+        An older copy, or one with fewer cards, does not replace the stored
+        card data unless ``force``; the same file again is left as it is.
+        """
+        from crsearch.ingest.cards import update_cards
+
+        return update_cards(self.store, source, rulings=rulings, force=force, download=download,
+                            progress=progress, deadline=deadline, max_bytes=max_bytes)
+
     # -- across releases -----------------------------------------------------
     def releases(self) -> Releases:
-        """The imported releases; ``current`` marks the selected one."""
+        """The imported releases; ``current`` marks the selected one, ``cards``
+        is the card data in use (or None)."""
         rows = self.store.catalog()
         if not rows:
             self.store.pick()  # raises NoData: "no releases imported yet"
-        return Releases(rows, self.effective_date)
+        return Releases(rows, self.effective_date, self.card_store().current_or_none())
 
     def pair(self, old: str | None = None, new: str | None = None) -> tuple[StoredRelease, StoredRelease]:
         """The two stored releases ``diff`` compares.
@@ -348,7 +410,11 @@ class Rules:
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
         files, meta, indexes, leftovers of interrupted runs)."""
+        from crsearch.cards.store import repair_cards
+
         report = self.store.repair(_index_hooks(), _caches())
+        with self.store.lock():
+            repair_cards(self.card_store(), report)
         self._stored = self._library = self._release = None
         return report
 
@@ -447,16 +513,22 @@ class Keywords:
 
 
 class Explanation:
-    """The rules terms found in a card's text (``terms``: dicts in reading order)."""
+    """The rules terms found in a card's text (``terms``: dicts in reading order);
+    ``card`` names the card when the text asked for was a card's name."""
 
-    def __init__(self, text: str, release: str, terms: list[dict[str, Any]]):
+    def __init__(self, text: str, release: str, terms: list[dict[str, Any]],
+                 card: str | None = None, cards_date: str | None = None):
         self.text, self.release, self.terms = text, release, terms
+        self.card, self.cards_date = card, cards_date
 
     def __iter__(self) -> Any:
         return iter(self.terms)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "release": self.release, "terms": self.terms}
+        out: dict[str, Any] = {"text": self.text, "release": self.release, "terms": self.terms}
+        if self.card is not None:
+            out.update(card=self.card, cards_date=self.cards_date)
+        return out
 
     def __repr__(self) -> str:
         ids = ", ".join(t["id"] for t in self.terms[:6]) + (", …" if len(self.terms) > 6 else "")
@@ -498,10 +570,11 @@ class CiteCheck:
 
 
 class Releases:
-    """The catalog of imported releases, oldest first; ``current`` is the selected one."""
+    """The catalog of imported releases, oldest first; ``current`` is the selected one
+    and ``cards`` the card data in use (not part of ``to_dict()``: see ``Rules.cards``)."""
 
-    def __init__(self, rows: list[dict[str, Any]], current: str):
-        self.rows, self.current = rows, current
+    def __init__(self, rows: list[dict[str, Any]], current: str, cards: CardData | None = None):
+        self.rows, self.current, self.cards = rows, current, cards
 
     def __iter__(self) -> Any:
         return iter(self.rows)

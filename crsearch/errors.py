@@ -78,6 +78,10 @@ class KeptRelease(CRSearchError):
     exit_code = 2
 
 
+class KeptCards(KeptRelease):
+    """A card data import was refused: the stored card data is newer or larger (exit 2)."""
+
+
 def short(value: object, limit: int = 80) -> str:
     """``value`` as text, cut to ``limit`` characters with an ellipsis (for messages)."""
     text = str(value)

@@ -81,6 +81,34 @@ def indexed_data_dir(tmp_path_factory) -> Path:
     return _store_with(tmp_path_factory, "data-indexed", [LATEST], build_index=True)
 
 
+CARDS = FIXTURES / "cards"
+#: The small card fixtures: MTGJSON's AtomicCards, Scryfall's oracle-cards and rulings.
+ATOMIC = CARDS / "AtomicCards.json"
+ORACLE = CARDS / "oracle-cards-20261125100000.json"
+RULINGS = CARDS / "rulings-20261125100000.json"
+
+
+@pytest.fixture(scope="session")
+def cards_data_dir(tmp_path_factory) -> Path:
+    """A data dir holding 2026-08-07 (no search index) and the AtomicCards fixture (read-only!)."""
+    from crsearch.cards.build import import_file
+    from crsearch.store.datadir import Store
+
+    root = _store_with(tmp_path_factory, "data-cards", [LATEST], build_index=False)
+    import_file(Store(root), str(ATOMIC))
+    return root
+
+
+@pytest.fixture
+def cards_only_dir(tmp_path) -> Path:
+    """A fresh, writable data dir holding only the AtomicCards fixture (no rules)."""
+    from crsearch.cards.build import import_file
+    from crsearch.store.datadir import Store
+
+    import_file(Store(tmp_path), str(ATOMIC))
+    return tmp_path
+
+
 @pytest.fixture
 def mini_data_dir(tmp_path, mini_bytes) -> Path:
     """A fresh, writable data dir holding only the synthetic release."""

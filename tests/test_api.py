@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from conftest import ATOMIC
 
 from crsearch import Rules
 from crsearch.cli.main import cli
@@ -225,3 +226,31 @@ def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
     same = {k: v for k, v in data.items() if k not in ("out", "seconds")}
     assert {k: v for k, v in cli_data.items() if k not in ("out", "seconds")} == same
     assert repr(built).startswith(f"<SiteBuild {tmp_path / 'a'}: ")
+
+
+# -- cards ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Notion Thief", "fire", "jace mind sculptor"])
+def test_card_is_card_json(cards_data_dir, name):
+    cards = Rules.open(cards_data_dir)
+    assert cards.card(name).to_dict() == cli_json(cards_data_dir, "card", *name.split(), "--json")
+
+
+def test_card_takes_a_name(cards_data_dir):
+    with pytest.raises(TypeError, match="takes a name"):
+        Rules.open(cards_data_dir).card(["Notion Thief"])  # type: ignore[arg-type]
+    with pytest.raises(NotFound) as e:
+        Rules.open(cards_data_dir).card("jace")
+    assert len(e.value.suggestions) == 2
+
+
+def test_find_cards_gives_the_named_cards_with_their_text(cards_data_dir):
+    found = Rules.open(cards_data_dir).find_cards("Does Notion Thief's ability stop Fire//Ice?")
+    assert [(m.name, m.text) for m in found] == [("Notion Thief", "Notion Thief's"), ("Fire // Ice", "Fire//Ice")]
+    assert found[0].card.text.startswith("Flash\n") and found[1].card.faces[1].name == "Ice"
+
+
+def test_update_cards_from_a_file(tmp_path):
+    result = Rules.open(tmp_path).update_cards(str(ATOMIC))
+    assert result.to_dict()["count"] == 14 and result.to_dict()["date"] == "2026-11-20"
+    assert Rules.open(tmp_path).cards().to_dict()["dir"] == result.entry["dir"]

@@ -40,6 +40,35 @@ def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir
     assert not any(n[-1] == "release.json" for n in names)
 
 
+CARD = """
+import builtins, json, sys
+opened = []
+real_open = builtins.open
+def spy(file, *a, **k):
+    opened.append(str(file))
+    return real_open(file, *a, **k)
+builtins.open = spy
+from crsearch.cli.main import cli
+try:
+    cli(["card", "notion thief"], prog_name="crsearch", standalone_mode=False)
+finally:
+    builtins.open = real_open
+heavy = sorted(m for m in ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3", "numpy", "ijson",
+                           "crsearch.search.engine", "crsearch.cli.search", "crsearch.cli.site")
+               if m in sys.modules)
+print(json.dumps({"heavy": heavy, "opened": [p for p in opened if "releases" in p or "cards" in p]}))
+"""
+
+
+def test_card_lookup_imports_nothing_heavy_and_reads_one_shard(cards_data_dir):
+    run_python(CARD, {"CRSEARCH_DATA": str(cards_data_dir)})  # explain's term table, built once
+    result = run_python(CARD, {"CRSEARCH_DATA": str(cards_data_dir)})
+    assert result["heavy"] == []
+    names = sorted(p.rsplit("/", 1)[-1] for p in result["opened"] if "/cards/" in p)
+    assert names == ["catalog.json", "n.json", "names.tsv"]
+    assert not any(p.endswith(("release.json.gz", "release.json")) for p in result["opened"])
+
+
 def test_package_import_is_light():
     code = ("import sys, json, crsearch, crsearch.cli.main; "
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")

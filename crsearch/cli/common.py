@@ -80,6 +80,30 @@ class State:
         return self.rules().stored()
 
 
+class Progress:
+    """Download progress on stderr, only on a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if not sys.stderr.isatty():
+            return
+        self.shown = True
+        if total:
+            bar = 30
+            filled = int(bar * done / total)
+            click.echo(f"\rDownloading [{'#' * filled}{'-' * (bar - filled)}] "
+                       f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
+        else:
+            click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.shown:
+            self.shown = False
+            click.echo("", err=True)
+
+
 def cite_options(what: str) -> Callable[[F], F]:
     """``--cite[=plain|md]`` and ``--site-url`` for a command that can quote
     ``what`` ("the rules", "the results", "each term")."""

@@ -61,6 +61,11 @@ def render_explain(result: dict[str, Any], width: int | None, tty: bool) -> str:
     from crsearch.cli.output import wrap
 
     lines: list[str] = []
+    if result.get("card"):
+        lines += [click.style(result["card"], bold=True)
+                  + click.style(f"  (Oracle text, card data {result['cards_date']})", dim=True)]
+        if not tty:
+            lines += [result["text"], ""]
     if tty:
         lines += [_highlight(result["text"], result["terms"]), ""]
     for n, t in enumerate(result["terms"], 1):
@@ -82,7 +87,8 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
             site_url: str | None) -> None:
     """Find the rules terms in a card's text, each with its rule and definition.
 
-    TEXT is the card's rules text, or - to read it from stdin.  Finds keyword
+    TEXT is the card's rules text, or - to read it from stdin, or a card's name
+    when card data is imported (`crsearch cards update`).  Finds keyword
     abilities (with their costs: "ward {2}", "protection from red"), keyword
     actions in any form ("sacrificed", "shuffles"), card types, subtypes,
     zones, counters, steps and glossary terms, in reading order, and reads
@@ -97,6 +103,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
         crsearch explain "Flying, ward {2}"
         crsearch explain "Counter target spell. Put a +1/+1 counter on it." --json
         crsearch explain "{T}: Add {G}. Activate only as a sorcery."
+        crsearch explain "Notion Thief"
         pbpaste | crsearch explain -
     """
     from crsearch.desk import explain as ex
@@ -237,6 +244,14 @@ def overview(ctx: click.Context) -> str:
             lines[-1] = lines[-1][:-1] + f"; using {click.style(current, fg='cyan', bold=True)}."
         except CRSearchError as e:
             lines.append(f"--release {state.release_date}: {e}")
+        try:
+            from crsearch.cards.store import CardStore
+
+            data = CardStore(store).current()
+            lines.append(f"Card data: {data.date} ({data.count:,} cards)." if data is not None else
+                         "Card data: none (crsearch cards update imports it).")
+        except CRSearchError as e:
+            lines.append(f"Card data: unreadable ({e})")
     elif store is not None:
         lines.append(f"Releases: none stored in {store.root} yet. Import one first:")
         lines.append("  crsearch update                  # the current release, downloaded")
@@ -253,6 +268,7 @@ def overview(ctx: click.Context) -> str:
               "  crsearch rule 702.19c",
               "  crsearch search \"can a tapped creature block\"",
               "  crsearch explain \"Flying, ward {2}\"",
+              "  crsearch card \"Notion Thief\"",
               "  crsearch cite-check article.md",
               "", "crsearch COMMAND --help tells more; crsearch --help lists the global options."]
     return "\n".join(lines)

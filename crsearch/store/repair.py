@@ -87,6 +87,8 @@ class RepairReport:
         self.fixed: list[str] = []
         self.dropped: list[str] = []
         self.removed: list[str] = []
+        #: The card data found in good order ("card data 2026-11-30 (35,033 cards)"), if any.
+        self.cards: str | None = None
 
     def lines(self) -> list[str]:
         return [*self.fixed, *self.dropped, *self.removed]
