@@ -10,7 +10,8 @@ Every ``crsearch`` command is one call here; each returns a result whose
     rules.search("deathtouch").results[0].id
 
 Nothing prints or exits: failures raise the exceptions in ``errors``
-(``NotFound`` with suggestions, ``BadInput``, ``StoreError``).  Heavy
+(``NotFound`` with suggestions, ``BadInput``, ``StoreError``), and an
+argument of the wrong type a ``TypeError`` that names it.  Heavy
 modules (Whoosh, the diff engine, the whole release) load only in the calls
 that need them, so a rule lookup stays fast.
 """
@@ -45,6 +46,10 @@ class Rules:
     """
 
     def __init__(self, store: Store, release: str | None = None):
+        if not isinstance(store, Store):
+            raise TypeError(f"Rules(): store must be a crsearch Store (or use "
+                            f"Rules.open(data_dir)), not {_type_name(store)}")
+        _check("Rules", release=(release, _DATE))
         self.store = store
         self.release_date = release
         self._stored: StoredRelease | None = None
@@ -55,6 +60,9 @@ class Rules:
     def open(cls, data_dir: str | Path | None = None, release: str | None = None) -> Rules:
         """The data folder the CLI uses (``--data-dir``, else ``CRSEARCH_DATA``,
         else your user data folder) and the release in effect on ``release``."""
+        import os
+
+        _check("Rules.open", data_dir=(data_dir, (str, os.PathLike, None)), release=(release, _DATE))
         return cls(Store(data_dir), release)
 
     def __repr__(self) -> str:
@@ -92,8 +100,11 @@ class Rules:
         A rule comes with its subrules, a chapter with its rules and a
         section with its chapters, unless ``children`` is false.
         """
-        if len(ids) == 1 and not isinstance(ids[0], str):
+        if len(ids) == 1 and isinstance(ids[0], (list, tuple)):
             ids = tuple(ids[0])  # rule(["702.19", "702.2"]) reads as well
+        for id in ids:
+            _check("Rules.rule", ids=(id, (str,)))
+        _check("Rules.rule", children=(children, (bool,)))
         return self.library().lookup(list(ids), children=children)
 
     def toc(self, id: str | None = None) -> Toc:
@@ -101,6 +112,7 @@ class Rules:
         from crsearch import numbers
         from crsearch.errors import NotFound
 
+        _check("Rules.toc", id=(id, (str, None)))
         lib = self.library()
         entries: list[TocEntry] = []
 
@@ -131,6 +143,7 @@ class Rules:
         from crsearch.errors import BadInput
         from crsearch.search import engine_for
 
+        _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
         return engine_for(self.stored()).search(query, limit)
@@ -139,6 +152,7 @@ class Rules:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
         from crsearch.glossary import define, see_chain
 
+        _check("Rules.define", term=(term, (str,)))
         release = self.release()
         entry = define(release, term)
         return Definition(release.effective_date, see_chain(release, entry))
@@ -147,6 +161,7 @@ class Rules:
         """A keyword ability or action (701.x, 702.x) with all its subrules."""
         from crsearch.glossary import keyword_rule
 
+        _check("Rules.keyword", name=(name, (str,)))
         return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
 
     def keywords(self) -> Keywords:
@@ -177,6 +192,7 @@ class Rules:
         """
         from crsearch.errors import BadInput, NotFound
 
+        _check("Rules.pair", old=(old, _DATE), new=(new, _DATE))
         stored = self.store.releases()
         target = self.store.pick(new) if new is not None else self.stored()
         if len(stored) < 2:
@@ -205,6 +221,8 @@ class Rules:
         """
         from crsearch.diff import diff_releases
 
+        _check("Rules.diff", old=(old, _DATE), new=(new, _DATE), kind=(kind, (str,)),
+               cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
         return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
 
@@ -217,6 +235,7 @@ class Rules:
         from crsearch import numbers
         from crsearch.history import History, rule_history
 
+        _check("Rules.history", id=(id, (str,)))
         stored = self.store.releases()
         if not stored:
             self.store.pick()  # raises the "no releases imported" error
@@ -256,6 +275,11 @@ class Rules:
         from crsearch.errors import DamagedStore
         from crsearch.update import import_sources
 
+        _check("Rules.update", source=(source, (str, os.PathLike, None)), page=(page, (str, None)),
+               index=(index, (bool,)), jobs=(jobs, (int, None)), download=(download, _CALLBACK),
+               progress=(progress, _CALLBACK), force=(force, (bool,)),
+               deadline=(deadline, (int, float)), max_bytes=(max_bytes, (int,)),
+               on_repair=(on_repair, _CALLBACK))
         if source is None:
             srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=download,
                                          deadline=deadline, max_bytes=max_bytes)]
@@ -293,6 +317,51 @@ class Rules:
         stored = self.stored()
         reindex(self.store, stored)
         return stored
+
+
+# -- argument types ----------------------------------------------------------------
+
+#: What an argument may be: types, ``None`` (it may be left out) or ``callable``.
+_Allowed = tuple[Any, ...]
+_DATE: _Allowed = (str, None)
+_CALLBACK: _Allowed = (callable, None)
+_TYPE_NAMES = {str: "str", int: "int", bool: "bool", float: "number", callable: "callable"}
+
+
+def _check(where: str, **args: tuple[Any, _Allowed]) -> None:
+    """Raise TypeError for the first argument whose value is not of its allowed types.
+
+    ``args`` maps each argument's name to ``(value, allowed)``.  A bool is
+    not taken for an int (``limit=True`` is a mistake), nor an int for a bool.
+    """
+    for name, (value, allowed) in args.items():
+        if value is None and None in allowed:
+            continue
+        for kind in allowed:
+            if kind is None:
+                continue
+            if kind is callable:
+                if callable(value):
+                    break
+            elif isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool):
+                break
+        else:
+            names = [_TYPE_NAMES.get(k) or getattr(k, "__name__", str(k)) for k in allowed
+                     if k is not None and not (k is int and float in allowed)]
+            want = " or ".join(names) + (" or None" if None in allowed else "")
+            raise TypeError(f"{where}(): {name} must be {want}, not {_type_name(value)}")
+
+
+def _type_name(value: Any) -> str:
+    """The type of a wrong argument and, if short, its value: "int 702"."""
+    from crsearch.errors import short
+
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, (int, float, str, bytes)):
+        return f"{kind} {short(repr(value), 40)}"
+    return kind
 
 
 # -- results -------------------------------------------------------------------
