@@ -45,7 +45,9 @@ def quote(id: str, text: str, effective: str, fmt: str = "plain", *, base: str =
           title: str | None = None, glossary_anchor: str | None = None) -> str:
     """One paste-ready quote of an item's text, plain or Markdown."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown citation format {fmt!r}")
+        from crsearch.errors import short
+
+        raise ValueError(f"unknown citation format {short(str(fmt))!r}")
     body = " ".join(text.split())
     name = label(id, title)
     if fmt == "md":

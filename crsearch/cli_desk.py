@@ -26,7 +26,7 @@ def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
     Reading stops after the limit, so a huge input costs no memory; the
     caller sees one byte too many and says the input is too large.
     """
-    from crsearch.errors import BadInput
+    from crsearch.errors import BadInput, short
 
     if source == "-":
         return sys.stdin.buffer.read(limit + 1), "<stdin>"
@@ -34,9 +34,9 @@ def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
         with open(source, "rb") as f:
             return f.read(limit + 1), source
     except IsADirectoryError:
-        raise BadInput(f"{source} is a folder, not a {what}") from None
+        raise BadInput(f"{short(source)} is a folder, not a {what}") from None
     except OSError as e:
-        raise BadInput(f"cannot read {source}: {e.strerror or e}") from None
+        raise BadInput(f"cannot read {short(source)}: {e.strerror or e}") from None
 
 
 # -- explain -------------------------------------------------------------------
