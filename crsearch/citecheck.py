@@ -8,18 +8,25 @@ with extra care against numbers that only look like rules (prices, versions,
 measures): a bare number without a subrule letter counts only when its
 paragraph also speaks of rules.  ``check`` compares each cited id with the release in
 effect when the text was written and follows it to today's number through
-``history.trace_forward``; ``fix`` renumbers the moved ones and changes
-nothing else.
+``history.trace_forward``; ``fixed_text`` renumbers the moved ones and
+changes nothing else.
+
+``read_file`` and ``replace_file`` are how ``--fix`` touches the user's file:
+only a regular file is opened (never blocking on a FIFO), and the fixed text
+goes to the file that was read, as that same file: through a symlink to its
+target, under every hard link, with its owner, group and mode, and only if
+nobody changed it meanwhile.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from typing import Any
 
 from crsearch import numbers
-from crsearch.errors import BadInput
+from crsearch.errors import BadInput, reason
 
 MAX_BYTES = 5_000_000
 
@@ -51,23 +58,325 @@ class Citation:
         return d
 
 
+# Byte order marks of the encodings read besides UTF-8 (UTF-32 first: its
+# little-endian mark starts with UTF-16's).
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
 def read_text(data: bytes, name: str) -> tuple[str, str]:
     """Decode a file to check: (text, encoding), or BadInput for binary or huge input.
 
-    The encoding is one that gives back the same bytes, so ``--fix`` changes
-    nothing but the citations (a UTF-8 BOM is kept).
+    The encoding is one that gives back the same bytes through ``encode``,
+    so ``--fix`` changes nothing but the citations (a UTF-8 BOM is kept).
+    UTF-8, cp1252 and Latin-1 are read as they come; UTF-16 and UTF-32 with
+    a byte order mark, which is kept too.
     """
+    shown = shown_path(name)
     if len(data) > MAX_BYTES:
-        raise BadInput(f"{name} is too large ({len(data):,} bytes; at most {MAX_BYTES:,})")
+        raise BadInput(f"{shown} is too large ({len(data):,} bytes; at most {MAX_BYTES:,})")
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            kind = codec[:6].upper()
+            try:
+                text = data[len(bom):].decode(codec)
+            except UnicodeDecodeError as e:
+                raise BadInput(f"{shown} starts with a {kind} byte order mark but is not "
+                               f"{kind} (at byte {e.start + len(bom):,}): save it as UTF-8"
+                               ) from None
+            if "\x00" in text:
+                raise BadInput(f"{shown} holds NUL characters: it is {kind} but not text")
+            return text, codec
     if b"\x00" in data[:65536]:
-        raise BadInput(f"{name} is binary, not text")
+        if _utf16_without_bom(data[:65536]):
+            raise BadInput(f"{shown} looks like UTF-16 without a byte order mark: save it as "
+                           "UTF-8 (or UTF-16 with a byte order mark)")
+        raise BadInput(f"{shown} is binary, not text")
     for encoding in ("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", "cp1252",
                      "latin-1"):
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError:
             continue
-    raise BadInput(f"{name} is not text")  # unreachable: latin-1 decodes anything
+    raise BadInput(f"{shown} is not text")  # unreachable: latin-1 decodes anything
+
+
+def encode(text: str, encoding: str) -> bytes:
+    """``text`` as the bytes of a file ``read_text`` read with ``encoding``."""
+    for bom, codec in _BOMS:
+        if codec == encoding:
+            return bom + text.encode(codec)
+    return text.encode(encoding)
+
+
+def _utf16_without_bom(sample: bytes) -> bool:
+    """Whether ``sample`` reads as UTF-16 text: NULs in every other byte, and
+    what decodes has no NUL of its own."""
+    sample = sample[:len(sample) // 2 * 2]
+    even, odd = sample[0::2], sample[1::2]
+    for codec, zeros, text in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) >= len(zeros) // 2 and text.count(0) == 0:
+            try:
+                return "\x00" not in sample.decode(codec)
+            except UnicodeDecodeError:
+                return False
+    return False
+
+
+def shown_path(path: str, limit: int = 80) -> str:
+    """A path as a message shows it: whole up to ``limit`` characters, else
+    its end (which names the file) after an ellipsis."""
+    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+
+
+# -- the file itself -------------------------------------------------------------
+
+class Snapshot:
+    """A file as it was read: its bytes, and what tells it is still that file.
+
+    ``name`` is the path as given, ``real`` the file it leads to (symlinks
+    resolved); ``identity`` is (device, inode, size, mtime in ns) and
+    ``digest`` the SHA-256 of the bytes.
+    """
+
+    __slots__ = ("data", "digest", "identity", "name", "real")
+
+    def __init__(self, name: str, real: str, data: bytes, identity: tuple[int, ...], digest: str):
+        self.name, self.real, self.data = name, real, data
+        self.identity, self.digest = identity, digest
+
+
+_KINDS = (("S_ISDIR", "folder"), ("S_ISFIFO", "FIFO (named pipe)"),
+          ("S_ISCHR", "character device"), ("S_ISBLK", "block device"), ("S_ISSOCK", "socket"))
+
+
+def _regular(st: os.stat_result, name: str) -> None:
+    import stat
+
+    if stat.S_ISREG(st.st_mode):
+        return
+    kind = next((k for test, k in _KINDS if getattr(stat, test)(st.st_mode)), "special file")
+    raise BadInput(f"{shown_path(name)} is a {kind}, not a regular file: cite-check reads "
+                   "text files")
+
+
+def _identity(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+# Opening never blocks (a FIFO swapped in after the check) nor follows a
+# symlink swapped in for the resolved path.
+_OPEN_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+    | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_file(path: str, limit: int = MAX_BYTES) -> Snapshot:
+    """Read at most ``limit`` + 1 bytes of the regular file ``path``.
+
+    Anything else (a folder, a FIFO, a device, a socket) is ``BadInput``
+    before it is opened, so nothing blocks; the caller sees one byte too
+    many in a file that is too large.
+    """
+    import hashlib
+
+    def cannot(e: OSError) -> BadInput:
+        return BadInput(f"cannot read {shown_path(path)}: {reason(e)}")
+
+    try:
+        _regular(os.stat(path), path)
+        real = os.path.realpath(path)
+        fd = os.open(real, _OPEN_READ)
+    except OSError as e:
+        raise cannot(e) from None
+    try:
+        st = os.fstat(fd)
+        _regular(st, path)
+        data = _read_fd(fd, limit + 1)
+    except OSError as e:
+        raise cannot(e) from None
+    finally:
+        os.close(fd)
+    return Snapshot(path, real, data, _identity(st), hashlib.sha256(data).hexdigest())
+
+
+def check_writable(snap: Snapshot) -> os.stat_result:
+    """The file's status now, or BadInput if it may not be written (its mode
+    grants no write, even to root, or the caller may not write it)."""
+    try:
+        st = os.stat(snap.real)
+    except OSError as e:
+        raise _changed(snap) if e.errno == errno.ENOENT else BadInput(
+            f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was written") from None
+    if not st.st_mode & 0o222 or not os.access(snap.real, os.W_OK):
+        raise BadInput(f"{shown_path(snap.name)} is read-only; nothing was written (--fix "
+                       "needs write permission)")
+    return st
+
+
+def _changed(snap: Snapshot) -> BadInput:
+    return BadInput(f"{shown_path(snap.name)} changed while cite-check ran; nothing was "
+                    "written: check it again")
+
+
+def _same_file(snap: Snapshot, fd: int | None = None) -> os.stat_result:
+    """The file's status, or BadInput if it is no longer the file that was read:
+    another target, inode, size, time or content."""
+    import hashlib
+
+    try:
+        if os.path.realpath(snap.name) != snap.real:
+            raise _changed(snap)
+        own = fd is None
+        if own:
+            fd = os.open(snap.real, _OPEN_READ)
+        assert fd is not None
+        try:
+            st = os.fstat(fd)
+            if _identity(st) != snap.identity:
+                raise _changed(snap)
+            os.lseek(fd, 0, os.SEEK_SET)
+            if hashlib.sha256(_read_fd(fd, st.st_size + 1)).hexdigest() != snap.digest:
+                raise _changed(snap)
+        finally:
+            if own:
+                os.close(fd)
+    except OSError:
+        raise _changed(snap) from None
+    return st
+
+
+def replace_file(snap: Snapshot, data: bytes) -> str:
+    """Write ``data`` to the file ``snap`` was read from, if it is still that file.
+
+    The file keeps its place and its self: a symlink's target is written
+    (the link stays), and the owner, group, mode and extended attributes are
+    kept.  A new file replaces it in one step when it can be that file (one
+    link; its owner and group can be set; the folder takes a new file), so an
+    interruption leaves the old one whole; otherwise (hard links, someone
+    else's shared file, a folder that takes no new file) the file itself is
+    rewritten, after making room for the new size.  Raises BadInput, having
+    changed nothing, when the file changed since it was read or may not be
+    written.  Returns "replaced" or "in place".
+    """
+    st = check_writable(snap)
+    _same_file(snap)
+    if st.st_nlink == 1 and _replace(snap, st, data):
+        return "replaced"
+    _rewrite(snap, data)
+    return "in place"
+
+
+class _CannotKeep(Exception):
+    """A new file could not be given the old one's owner, group or attributes."""
+
+
+def _replace(snap: Snapshot, st: os.stat_result, data: bytes) -> bool:
+    """Replace the file by a new one with its owner, group, mode and attributes;
+    False (nothing changed) when the new file cannot be made so."""
+    import stat
+    import tempfile
+
+    folder, base = os.path.split(snap.real)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}-", suffix=".tmp", dir=folder)
+    except OSError:
+        return False  # the folder takes no new file
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            new = os.fstat(fd)
+            try:
+                if (new.st_uid, new.st_gid) != (st.st_uid, st.st_gid):
+                    os.fchown(fd, st.st_uid, st.st_gid)
+                _copy_xattrs(snap.real, fd)
+            except OSError:
+                raise _CannotKeep from None
+            os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which drops set-id bits
+            os.fsync(fd)
+        _same_file(snap)
+        os.replace(tmp, snap.real)
+    except _CannotKeep:
+        os.unlink(tmp)
+        return False
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was "
+                           "written") from None
+        raise
+    _sync_folder(folder)
+    return True
+
+
+def _copy_xattrs(src: str, fd: int) -> None:
+    """Give the file open as ``fd`` the extended attributes (ACLs among them) of ``src``."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(src)
+    except OSError:
+        return  # the file system has none
+    for name in names:
+        os.setxattr(fd, name, os.getxattr(src, name))
+
+
+def _sync_folder(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _rewrite(snap: Snapshot, data: bytes) -> None:
+    """Write ``data`` into the file itself (same inode), checked to be the file read."""
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(snap.real, flags)
+    except OSError as e:
+        raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was "
+                       "written") from None
+    written = False
+    try:
+        st = _same_file(snap, fd)
+        if len(data) > st.st_size and hasattr(os, "posix_fallocate"):
+            try:
+                os.posix_fallocate(fd, 0, len(data))  # a full disk fails here, not halfway
+            except OSError as e:
+                if e.errno not in (errno.EINVAL, errno.EOPNOTSUPP):  # not on this file system
+                    raise
+        written = True
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            done += os.pwrite(fd, view[done:], done)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    except OSError as e:
+        what = "it may be partly rewritten" if written else "nothing was written"
+        raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; {what}") from None
+    finally:
+        os.close(fd)
 
 
 def find(text: str) -> list[Citation]:
@@ -326,12 +635,5 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
     return "".join(out)
 
 
-def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Replace ``path`` with ``text`` atomically, keeping its permissions:
-    an interruption leaves the old file whole."""
-    from crsearch.files import write_atomic as write
-
-    write(path, text.encode(encoding), mode=os.stat(path).st_mode & 0o7777, sync=True)
-
-
-__all__ = ["Citation", "check", "find", "fixed_text", "read_text", "write_atomic"]
+__all__ = ["Citation", "Snapshot", "check", "check_writable", "encode", "find", "fixed_text",
+           "read_file", "read_text", "replace_file", "shown_path"]

@@ -20,23 +20,11 @@ def _state(ctx: click.Context) -> State:
     return state
 
 
-def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
-    """Bytes of ``-`` (stdin) or a file, at most ``limit`` + 1 of them, or BadInput.
-
-    Reading stops after the limit, so a huge input costs no memory; the
-    caller sees one byte too many and says the input is too large.
-    """
-    from crsearch.errors import BadInput, short
-
-    if source == "-":
-        return sys.stdin.buffer.read(limit + 1), "<stdin>"
-    try:
-        with open(source, "rb") as f:
-            return f.read(limit + 1), source
-    except IsADirectoryError:
-        raise BadInput(f"{short(source)} is a folder, not a {what}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {short(source)}: {e.strerror or e}") from None
+def _read_stdin(limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of stdin: reading stops after the limit, so
+    a huge input costs no memory; the caller sees one byte too many and says
+    the input is too large."""
+    return sys.stdin.buffer.read(limit + 1)
 
 
 # -- explain -------------------------------------------------------------------
@@ -93,11 +81,11 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     from crsearch.errors import NotFound
 
     if text == ("-",):
-        data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
+        data = _read_stdin(ex.MAX_TEXT * 4)
         if b"\x00" in data:
             from crsearch.errors import BadInput
 
-            raise BadInput(f"{name} is binary, not text: paste a card's rules text")
+            raise BadInput("<stdin> is binary, not text: paste a card's rules text")
         card = data.decode("utf-8", errors="replace")
     else:
         card = " ".join(text)
@@ -137,7 +125,8 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 @click.option("--as-of", "as_of", metavar="DATE",
               help="Read the citations as numbered on DATE (when the text was written).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--fix", is_flag=True, help="Rewrite FILE with moved citations renumbered.")
+@click.option("--fix", is_flag=True,
+              help="Rewrite FILE with moved citations renumbered (see below).")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
     """Check the rule citations in a text: fine, missing or moved since.
@@ -147,6 +136,13 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     release in effect on --as-of (default: the latest).  Prints one line per
     problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
     is missing or moved, so it can run in CI.
+
+    --fix writes to the file FILE is: a symlink's target (the link stays a
+    link), under every name of a hard-linked file, keeping its owner, group
+    and mode.  It is replaced in one step where a new file can be all that;
+    a file with hard links, someone else's shared file, or one in a folder
+    that takes no new file is rewritten in place.  A read-only file, or one
+    edited while the check ran, is left as it is (exit 2).
 
     \b
     Example:
@@ -159,8 +155,15 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
 
     if fix and file == "-":
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
-    data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
+    snap = None
+    if file == "-":
+        data, name = _read_stdin(citecheck.MAX_BYTES), "<stdin>"
+    else:
+        snap = citecheck.read_file(file)
+        data, name = snap.data, file
     text, encoding = citecheck.read_text(data, name)
+    if fix and snap is not None:
+        citecheck.check_writable(snap)  # before the check, which may take a while
     store = _state(ctx).store()
     if as_of is not None:
         from crsearch.store import normalize_date
@@ -197,11 +200,11 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
                        f"against {result['release']}: {len(cites) - moved - missing} ok, "
                        f"{moved} moved, {missing} missing")
         click.echo(summary)
-    if fix:
+    if fix and snap is not None:
         found = citecheck.find(text)
         new = citecheck.fixed_text(text, cites, found)
         if new != text:
-            citecheck.write_atomic(file, new, encoding)
+            citecheck.replace_file(snap, citecheck.encode(new, encoding))
             if not as_json:
                 click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
                            f"citation(s) in {name}.")
