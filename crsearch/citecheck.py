@@ -37,9 +37,15 @@ _SPACED_LETTER = re.compile(r" ([b-km-np-z])(?=$|[\s.,;:)\]])")
 
 
 class Citation:
-    """One cited id, where it is written, and what became of it."""
+    """One cited id, where it is written, and what became of it.
 
-    __slots__ = ("column", "end", "id", "line", "nearest", "now", "start", "status", "text")
+    ``status`` is "ok", "moved" (``now`` is today's number), "missing"
+    (``nearest`` are ids that exist) or "skipped": written inside a URL, an
+    HTML tag or code (``inside`` says which), where it is left as written.
+    """
+
+    __slots__ = ("column", "end", "id", "inside", "line", "nearest", "now", "start", "status",
+                 "text")
 
     def __init__(self, text: str, start: int, end: int, line: int, column: int, id: str):
         self.text, self.start, self.end = text, start, end
@@ -47,6 +53,7 @@ class Citation:
         self.status = "ok"
         self.now: str | None = None
         self.nearest: list[str] = []
+        self.inside: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "line": self.line, "column": self.column,
@@ -55,6 +62,8 @@ class Citation:
             d["now"] = self.now
         if self.nearest:
             d["nearest"] = self.nearest
+        if self.inside is not None:
+            d["inside"] = self.inside
         return d
 
 
@@ -383,20 +392,44 @@ def find(text: str) -> list[Citation]:
     """Every citation in ``text``, one per id (a range gives both its ends).
 
     ``text`` of a citation is the id as written; line and column are 1-based.
+    A citation inside a URL, an HTML tag or code has ``inside`` set ("url",
+    "html" or "code"): it is reported, never checked nor renumbered.  One
+    pass over the text: the time grows with its length, never faster.
     """
+    import bisect
+
     out: list[Citation] = []
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    import bisect
 
     def where(pos: int) -> tuple[int, int]:
         n = bisect.bisect_right(line_starts, pos) - 1
         return n + 1, pos - line_starts[n] + 1
 
     bounds = _paragraphs(text)
-    for start, _end, printed, spans in numbers.find_references(text):
-        keyword = bool(re.match(r"(?i)(?:sub)?rules?|sections?|cr|§", printed))
+    speaks: dict[int, bool] = {}
+
+    def speaks_of_rules(pos: int) -> bool:
+        # Whether the paragraph around ``pos`` speaks of rules, asked once per paragraph.
+        k = max(0, bisect.bisect_right(bounds[0], pos) - 1)
+        if k not in speaks:
+            speaks[k] = _CONTEXT.search(text, bounds[0][k], bounds[1][k]) is not None
+        return speaks[k]
+
+    skips = not_prose(text, bounds)
+    skip_starts = [s[0] for s in skips]
+    # Inside links and code, the punctuation of URLs and markup reads as spaces,
+    # so "?rule=310.8a#310.8a" and "/rules/310.8a/" show their numbers (to be
+    # reported as skipped) at the same positions.
+    scan = _masked(text, skips)
+
+    def inside(pos: int) -> str | None:
+        k = bisect.bisect_right(skip_starts, pos) - 1
+        return skips[k][2] if k >= 0 and pos < skips[k][1] else None
+
+    for start, _end, printed, spans in numbers.find_references(scan):
+        keyword = bool(_KEYWORD.match(printed))
         # The positions of the printed numbers, in order.
-        marks = list(re.finditer(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])", printed))
+        marks = list(_MARK.finditer(printed))
         ids: list[tuple[str, int, int]] = []
         k = 0
         for span in spans:
@@ -416,21 +449,27 @@ def find(text: str) -> list[Citation]:
                 # of rules, in its paragraph ("$120.50" and "100.5 km" are not).
                 if kind in ("section", "chapter"):
                     continue
-                if (kind == "rule" and not _CONTEXT.search(_paragraph(text, a, bounds))
-                        and not _parenthesised(text, a, b)):
+                if (kind == "rule" and not speaks_of_rules(a)
+                        and not _parenthesised(scan, a, b)):
                     continue
             # "702.19 c": a spaced subrule letter.
             if kind == "rule":
-                spaced = _SPACED_LETTER.match(text, b)
-                if spaced and not re.match(r" [a-z]\w", text[b:b + 3]):
+                spaced = _SPACED_LETTER.match(scan, b)
+                if spaced and not re.match(r" [a-z]\w", scan[b:b + 3]):
                     try:
                         id = numbers.normalize(id + spaced.group(1))
                         b = spaced.end()
                     except BadInput:
                         pass
             ln, col = where(a)
-            out.append(Citation(text[a:b], a, b, ln, col, id))
+            c = Citation(text[a:b], a, b, ln, col, id)
+            c.inside = inside(a)
+            out.append(c)
     return out
+
+
+_KEYWORD = re.compile(r"(?i)(?:sub)?rules?|sections?|cr|§")
+_MARK = re.compile(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])")
 
 
 def _same(tok: str, id: str) -> bool:
@@ -444,7 +483,7 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 
 
 def _paragraphs(text: str) -> tuple[list[int], list[int]]:
-    """Where paragraphs start and end (between blank lines), for ``_paragraph``."""
+    """Where paragraphs start and end (between blank lines)."""
     starts, ends = [0], []
     for m in _BLANK_LINE.finditer(text):
         ends.append(m.start())
@@ -453,16 +492,126 @@ def _paragraphs(text: str) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
-def _paragraph(text: str, pos: int, bounds: tuple[list[int], list[int]]) -> str:
-    """The paragraph around ``pos``."""
-    import bisect
-
-    k = max(0, bisect.bisect_right(bounds[0], pos) - 1)
-    return text[bounds[0][k]:bounds[1][k]]
-
-
 def _parenthesised(text: str, a: int, b: int) -> bool:
     return text[max(0, a - 1):a] == "(" and text[b:b + 1] == ")"
+
+
+# -- links and code: not prose ------------------------------------------------------
+
+# A URL with a scheme or "www.", up to a space, a quote or an angle bracket.
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s<>\"'`]*|\bwww\.[^\s<>\"'`]+")
+# A word that is a relative URL: a page ("702.html"), a query ("?rule=") or
+# a fragment glued to what comes before ("page#702.19c"); only from where a
+# word starts (after a space or an opening bracket), so each word is read
+# once, and never across a bracket: "[rule 702.19c](702.html)" keeps its
+# link text.
+_RELATIVE_URL = re.compile(
+    r"(?<![^\s(\[])[^\s<>\"'`()\[\]]*?(?:\.html?\b|\?[\w.-]+=|[^\s#]#[^\s#])"
+    r"[^\s<>\"'`()\[\]]*")
+# Markdown: the destination of a link or image, "](...)", and a link
+# reference definition, "[x]: url".
+_MD_DESTINATION = re.compile(r"\]\([ \t]*(?:<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+_MD_REFERENCE = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:[ \t]*\S+", re.MULTILINE)
+# An HTML tag with its attributes (a comment or doctype too); bounded, so a
+# stray "<" costs no more than the text up to the next "<" or ">".
+_TAG = re.compile(r"<[A-Za-z/!][^<>]{0,4096}>")
+# Elements whose content is code.
+_CODE_TAG = re.compile(r"<(/?)(code|pre|kbd|samp|tt)\b[^<>]{0,4096}>", re.IGNORECASE)
+# A Markdown code fence: three or more backticks or tildes.
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+_TICKS = re.compile(r"`+")
+# What URLs and markup are written with; inside them it reads as a space.
+_MASK = str.maketrans({c: " " for c in "/?#=&:;[](){}<>\"'`|\\"})
+
+
+def not_prose(text: str, bounds: tuple[list[int], list[int]] | None = None
+              ) -> list[tuple[int, int, str]]:
+    """The stretches of ``text`` that are links or code, sorted and apart:
+    ``(start, end, kind)`` with kind "url", "html" or "code".
+
+    Code: Markdown fenced blocks (``` or ~~~) and code spans (`...`, within a
+    paragraph), HTML code, pre, kbd, samp and tt elements.  URLs: those with
+    a scheme or "www.", Markdown link destinations and reference definitions,
+    and relative ones ("702.html#702.19c", "?rule=310.8a").  HTML: a tag
+    with its attributes.  Indented lines are prose (plain-text notes indent
+    freely).
+    """
+    import bisect
+
+    if bounds is None:
+        bounds = _paragraphs(text)
+    spans: list[tuple[int, int, str]] = []
+    # Fenced blocks first: nothing inside one is anything else.
+    fences: list[tuple[int, int, str]] = []
+    pos = 0
+    while (m := _FENCE.search(text, pos)) is not None:
+        mark = m[1]
+        if mark[0] == "`" and "`" in m[2]:  # not a fence: "```a` b```" is code inline
+            pos = m.end()
+            continue
+        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(mark[0])}{{{len(mark)},}}[ \t\r]*$",
+                           re.MULTILINE).search(text, m.end())
+        end = close.end() if close else len(text)
+        fences.append((m.start(), end, "code"))
+        pos = max(end, m.end())
+    spans += fences
+    fence_starts = [f[0] for f in fences]
+
+    def in_fence(p: int) -> bool:
+        k = bisect.bisect_right(fence_starts, p) - 1
+        return k >= 0 and p < fences[k][1]
+
+    # Code spans: a run of backticks up to the next run of the same length in
+    # the same paragraph (an unmatched run is a literal backtick).
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text) if not in_fence(m.start())]
+    by_length: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(k)
+    k = 0
+    while k < len(runs):
+        a, b = runs[k]
+        same = by_length[b - a]
+        j = bisect.bisect_right(same, k)
+        para = bisect.bisect_right(bounds[0], a) - 1
+        if j < len(same) and runs[same[j]][0] < bounds[1][max(0, para)]:
+            spans.append((a, runs[same[j]][1], "code"))
+            k = same[j] + 1
+        else:
+            k += 1
+    # HTML code elements, the first open tag to its closing tag.
+    open_at, name = -1, ""
+    for m in _CODE_TAG.finditer(text):
+        if not m[1] and open_at < 0:
+            open_at, name = m.start(), m[2].lower()
+        elif m[1] and open_at >= 0 and m[2].lower() == name:
+            spans.append((open_at, m.end(), "code"))
+            open_at = -1
+    for m in _TAG.finditer(text):
+        spans.append((m.start(), m.end(), "url" if "://" in m[0][:40] else "html"))
+    for pattern in (_URL, _RELATIVE_URL, _MD_DESTINATION, _MD_REFERENCE):
+        spans += [(m.start(), m.end(), "url") for m in pattern.finditer(text)]
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    merged: list[tuple[int, int, str]] = []
+    for a, b, kind in spans:
+        if merged and a < merged[-1][1]:  # within (or across the end of) the one before
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b, merged[-1][2])
+            continue
+        merged.append((a, b, kind))
+    return merged
+
+
+def _masked(text: str, skips: list[tuple[int, int, str]]) -> str:
+    """``text`` with the punctuation of links and code turned into spaces."""
+    if not skips:
+        return text
+    out, last = [], 0
+    for a, b, _kind in skips:
+        out.append(text[last:a])
+        out.append(text[a:b].translate(_MASK))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
 
 
 def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
@@ -473,6 +622,7 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
     ``moved`` (``now`` is today's number); one removed since is ``missing``
     (``removed`` gives the date).  Without ``as_of``, an id that today's
     rules lack but an older release has is followed from that release.
+    One written inside a URL, an HTML tag or code is ``skipped``.
     """
     from crsearch.lookup import Library
 
@@ -481,12 +631,15 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
     cites = find(text)
     lib_base = Library(base)
     lib_now = Library(latest) if base is not latest else lib_base
+    near_base, near_now = _Nearest(lib_base), _Nearest(lib_now)
     follow: dict[str, list[Citation]] = {}
     orphans: list[Citation] = []
     for c in cites:
-        if not lib_base.exists(c.id):
+        if c.inside is not None:
+            c.status = "skipped"
+        elif not lib_base.exists(c.id):
             if as_of:
-                c.status, c.nearest = "missing", lib_base.suggestions(c.id)
+                c.status, c.nearest = "missing", near_base(c.id)
             else:
                 orphans.append(c)
         elif base is not latest:
@@ -498,7 +651,7 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
         for id, group in follow.items():
             now, date = traced.get(id, (id, latest.effective_date))
             for c in group:
-                _settle(c, now, date, lib_now, removed)
+                _settle(c, now, date, lib_now, near_now, removed)
     if orphans:
         # Not in today's rules: maybe a number from an older release, the
         # newest that has it.  Each release's id list is read once.
@@ -529,11 +682,11 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
             traced_old.update(cache.trace(group_ids, date))
         for c in orphans:
             if c.id not in traced_old:
-                c.status, c.nearest = "missing", lib_now.suggestions(c.id)
+                c.status, c.nearest = "missing", near_now(c.id)
             else:
-                _settle(c, *traced_old[c.id], lib_now, removed)
+                _settle(c, *traced_old[c.id], lib_now, near_now, removed)
     cache.save()
-    problems = sum(1 for c in cites if c.status != "ok")
+    problems = sum(1 for c in cites if c.status in ("moved", "missing"))
     return {"release": base.effective_date, "latest": latest.effective_date,
             "citations": [c.to_dict() for c in cites], "problems": problems,
             "removed": removed}
@@ -609,7 +762,21 @@ class _TraceCache:
                 pass
 
 
-def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
+class _Nearest:
+    """A library's "did you mean" for missing ids, worked out once per id
+    (a text may cite the same missing number thousands of times)."""
+
+    def __init__(self, lib: Any):
+        self.lib = lib
+        self.known: dict[str, list[str]] = {}
+
+    def __call__(self, id: str) -> list[str]:
+        if id not in self.known:
+            self.known[id] = self.lib.suggestions(id)
+        return self.known[id]
+
+
+def _settle(c: Citation, now: str | None, date: str, lib_now: Any, nearest: _Nearest,
             removed: dict[str, str]) -> None:
     if now is None:
         c.status, c.nearest = "missing", []
@@ -617,7 +784,7 @@ def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
     elif now != c.id:
         c.status, c.now = "moved", now
     elif not lib_now.exists(now):
-        c.status, c.nearest = "missing", lib_now.suggestions(now)
+        c.status, c.nearest = "missing", nearest(now)
 
 
 def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]) -> str:
@@ -636,4 +803,4 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
 
 
 __all__ = ["Citation", "Snapshot", "check", "check_writable", "encode", "find", "fixed_text",
-           "read_file", "read_text", "replace_file", "shown_path"]
+           "not_prose", "read_file", "read_text", "replace_file", "shown_path"]

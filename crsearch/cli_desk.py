@@ -120,6 +120,9 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
 # -- cite-check ----------------------------------------------------------------
 
+_INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code"}
+
+
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
@@ -135,7 +138,9 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
     release in effect on --as-of (default: the latest).  Prints one line per
     problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
-    is missing or moved, so it can run in CI.
+    is missing or moved, so it can run in CI.  A citation is prose: numbers
+    inside URLs, HTML tags, inline code and fenced code blocks are listed
+    as skipped and never checked nor changed.
 
     --fix writes to the file FILE is: a symlink's target (the link stays a
     link), under every name of a hard-linked file, keeping its owner, group
@@ -188,17 +193,23 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
                     msg = f"{c['id']} does not exist in the {result['release']} rules"
                 if c.get("nearest"):
                     msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
+            elif c["status"] == "skipped":
+                msg = f"{c['id']} skipped: inside {_INSIDE[c['inside']]}, left as written"
             else:
                 continue
             click.echo(f"{name}:{c['line']}:{c['column']}: {msg}")
         moved = sum(1 for c in cites if c["status"] == "moved")
         missing = sum(1 for c in cites if c["status"] == "missing")
+        skipped = sum(1 for c in cites if c["status"] == "skipped")
+        checked = len(cites) - skipped
         if not cites:
             summary = f"{name}: no rule citations found"
         else:
-            summary = (f"{name}: {len(cites)} citation{'s' if len(cites) != 1 else ''} checked "
-                       f"against {result['release']}: {len(cites) - moved - missing} ok, "
+            summary = (f"{name}: {checked} citation{'s' if checked != 1 else ''} checked "
+                       f"against {result['release']}: {checked - moved - missing} ok, "
                        f"{moved} moved, {missing} missing")
+            if skipped:
+                summary += f"; {skipped} skipped in links, HTML or code"
         click.echo(summary)
     if fix and snap is not None:
         found = citecheck.find(text)
@@ -208,7 +219,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
             if not as_json:
                 click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
                            f"citation(s) in {name}.")
-    if any(c["status"] != "ok" for c in cites):
+    if any(c["status"] in ("moved", "missing") for c in cites):
         ctx.exit(1)
 
 
