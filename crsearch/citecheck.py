@@ -427,10 +427,16 @@ def find(text: str) -> list[Citation]:
         return skips[k][2] if k >= 0 and pos < skips[k][1] else None
 
     for start, _end, printed, spans in numbers.find_references(scan):
-        keyword = bool(_KEYWORD.match(printed))
-        # The positions of the printed numbers, in order.
-        marks = list(_MARK.finditer(printed))
+        keyword = _KEYWORD.match(printed) is not None
         ids: list[tuple[str, int, int]] = []
+        first = spans[0]
+        if len(spans) == 1 and first.start == first.end and printed.endswith(first.start):
+            # One id, printed as it is (most citations): no need to find it.
+            b = start + len(printed)
+            ids.append((first.start, b - len(first.start), b))
+            spans = []
+        # The positions of the printed numbers, in order.
+        marks = list(_MARK.finditer(printed)) if spans else []
         k = 0
         for span in spans:
             for id in ([span.start] if span.start == span.end else [span.start, span.end]):
@@ -498,16 +504,19 @@ def _parenthesised(text: str, a: int, b: int) -> bool:
 
 # -- links and code: not prose ------------------------------------------------------
 
-# A URL with a scheme or "www.", up to a space, a quote or an angle bracket.
-_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s<>\"'`]*|\bwww\.[^\s<>\"'`]+")
-# A word that is a relative URL: a page ("702.html"), a query ("?rule=") or
-# a fragment glued to what comes before ("page#702.19c"); only from where a
-# word starts (after a space or an opening bracket), so each word is read
-# once, and never across a bracket: "[rule 702.19c](702.html)" keeps its
-# link text.
-_RELATIVE_URL = re.compile(
-    r"(?<![^\s(\[])[^\s<>\"'`()\[\]]*?(?:\.html?\b|\?[\w.-]+=|[^\s#]#[^\s#])"
-    r"[^\s<>\"'`()\[\]]*")
+# A URL is found by what marks one, then read to its ends: one with a
+# scheme ("https://", the scheme read back from "://") or "www." runs up to a
+# space, a quote or an angle bracket; a word that is a relative URL, with a
+# page ("702.html"), a query ("?rule=") or a fragment glued to what comes
+# before ("page#702.19c"), stops at brackets too, so "[rule 702.19c](702.html)"
+# keeps its link text.  Searching for the marks, not trying a pattern at
+# every position, keeps this fast on long texts.
+_URL_MARK = re.compile(r"://|\bwww\.")
+_URL_END = re.compile(r"[^\s<>\"'`]*")
+_SCHEME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+_RELATIVE_MARKS = (re.compile(r"\.html?\b"), re.compile(r"\?[\w.-]+="), re.compile(r"#[^\s#]"))
+_WORD_END = re.compile(r"[^\s<>\"'`()\[\]]*")
+_WORD_STOP = frozenset(" \t\r\n\f\v<>\"'`()[]")
 # Markdown: the destination of a link or image, "](...)", and a link
 # reference definition, "[x]: url".
 _MD_DESTINATION = re.compile(r"\]\([ \t]*(?:<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
@@ -588,7 +597,8 @@ def not_prose(text: str, bounds: tuple[list[int], list[int]] | None = None
             open_at = -1
     for m in _TAG.finditer(text):
         spans.append((m.start(), m.end(), "url" if "://" in m[0][:40] else "html"))
-    for pattern in (_URL, _RELATIVE_URL, _MD_DESTINATION, _MD_REFERENCE):
+    spans += _urls(text)
+    for pattern in (_MD_DESTINATION, _MD_REFERENCE):
         spans += [(m.start(), m.end(), "url") for m in pattern.finditer(text)]
     spans.sort(key=lambda s: (s[0], -s[1]))
     merged: list[tuple[int, int, str]] = []
@@ -599,6 +609,38 @@ def not_prose(text: str, bounds: tuple[list[int], list[int]] | None = None
             continue
         merged.append((a, b, kind))
     return merged
+
+
+def _urls(text: str) -> list[tuple[int, int, str]]:
+    """The URLs of ``text`` (see ``_URL_MARK``) as ``(start, end, "url")``."""
+    out = []
+    last = 0
+    for m in _URL_MARK.finditer(text):
+        a = m.start()
+        if a < last:
+            continue  # inside the URL before
+        if m[0] == "://":
+            while a > 0 and text[a - 1] in _SCHEME and m.start() - a < 32:
+                a -= 1
+            if a == m.start() or not text[a].isalpha():
+                continue
+        end = _URL_END.match(text, m.end()).end()  # type: ignore[union-attr]  # * always matches
+        if end > m.end():
+            out.append((a, end, "url"))
+            last = end
+    for pattern in _RELATIVE_MARKS:
+        last = 0  # each word is read once: a mark inside the last one found is skipped
+        for m in pattern.finditer(text):
+            a = m.start()
+            if a < last:
+                continue
+            if m[0][0] == "#" and (a == 0 or text[a - 1] in _WORD_STOP or text[a - 1] == "#"):
+                continue  # "#702.19c" alone is a heading or a number, not a fragment
+            while a > last and text[a - 1] not in _WORD_STOP:
+                a -= 1
+            last = _WORD_END.match(text, m.start()).end()  # type: ignore[union-attr]
+            out.append((a, last, "url"))
+    return out
 
 
 def _masked(text: str, skips: list[tuple[int, int, str]]) -> str:

@@ -183,6 +183,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     if as_json:
         emit_json({k: result[k] for k in ("release", "citations")})
     else:
+        lines = []
         for c in cites:
             if c["status"] == "moved":
                 msg = f"{c['id']} moved -> {c['now']}"
@@ -197,7 +198,9 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
                 msg = f"{c['id']} skipped: inside {_INSIDE[c['inside']]}, left as written"
             else:
                 continue
-            click.echo(f"{name}:{c['line']}:{c['column']}: {msg}")
+            lines.append(f"{name}:{c['line']}:{c['column']}: {msg}")
+        if lines:  # one write: a long text may have a hundred thousand lines
+            click.echo("\n".join(lines))
         moved = sum(1 for c in cites if c["status"] == "moved")
         missing = sum(1 for c in cites if c["status"] == "missing")
         skipped = sum(1 for c in cites if c["status"] == "skipped")

@@ -182,6 +182,12 @@ def normalize(text: str) -> str:
     return f"{head}.{number}{letters}"
 
 
+@lru_cache(maxsize=16384)
+def _normalize_id(text: str) -> str:
+    """``normalize`` for the ids of running text, which repeat (a raise is not kept)."""
+    return normalize(text)
+
+
 def _unwrap(text: str) -> str:
     """``text`` without surrounding whitespace and quotes."""
     return text.strip().strip(_QUOTES).strip()
@@ -501,7 +507,7 @@ def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Sp
             return None
         return s.end(), Span(new, new)
     try:
-        start = normalize(m.group())
+        start = _normalize_id(m.group())
     except BadInput:
         return None
     depth = _depth(_checked_key(start))
