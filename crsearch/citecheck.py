@@ -8,7 +8,7 @@ with extra care against numbers that only look like rules (prices, versions,
 measures): a bare number without a subrule letter counts only when its
 paragraph also speaks of rules.  ``check`` compares each cited id with the release in
 effect when the text was written and follows it to today's number through
-``history.trace_forward``; ``fixed_text`` renumbers the moved ones and
+``history.trace_forward``; ``renumbered`` renumbers the moved ones and
 changes nothing else.
 
 ``read_file`` and ``replace_file`` are how ``--fix`` touches the user's file:
@@ -399,12 +399,11 @@ def find(text: str) -> list[Citation]:
     import bisect
 
     out: list[Citation] = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def where(pos: int) -> tuple[int, int]:
-        n = bisect.bisect_right(line_starts, pos) - 1
-        return n + 1, pos - line_starts[n] + 1
-
+    # Citations come in the order of the text, so the line and the stretch
+    # of links or code each one is in are found by moving forward, not by
+    # searching.
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)] + [len(text) + 1]
+    line = 0
     bounds = _paragraphs(text)
     speaks: dict[int, bool] = {}
 
@@ -416,17 +415,15 @@ def find(text: str) -> list[Citation]:
         return speaks[k]
 
     skips = not_prose(text, bounds)
-    skip_starts = [s[0] for s in skips]
+    skips.append((len(text) + 1, len(text) + 1, ""))
+    skip = 0
     # Inside links and code, the punctuation of URLs and markup reads as spaces,
     # so "?rule=310.8a#310.8a" and "/rules/310.8a/" show their numbers (to be
     # reported as skipped) at the same positions.
     scan = _masked(text, skips)
+    kind_of = numbers.kind
 
-    def inside(pos: int) -> str | None:
-        k = bisect.bisect_right(skip_starts, pos) - 1
-        return skips[k][2] if k >= 0 and pos < skips[k][1] else None
-
-    for start, _end, printed, spans in numbers.find_references(scan):
+    for start, _end, printed, spans in numbers.iter_references(scan):
         keyword = _KEYWORD.match(printed) is not None
         ids: list[tuple[str, int, int]] = []
         first = spans[0]
@@ -449,7 +446,7 @@ def find(text: str) -> list[Citation]:
                         ids.append((id, start + m.start(), start + m.end()))
                         break
         for id, a, b in ids:
-            kind = numbers.kind(id)
+            kind = kind_of(id)
             if not keyword:
                 # A bare number: only a subrule, or a rule on a line that speaks
                 # of rules, in its paragraph ("$120.50" and "100.5 km" are not).
@@ -467,9 +464,13 @@ def find(text: str) -> list[Citation]:
                         b = spaced.end()
                     except BadInput:
                         pass
-            ln, col = where(a)
-            c = Citation(text[a:b], a, b, ln, col, id)
-            c.inside = inside(a)
+            while line_starts[line + 1] <= a:
+                line += 1
+            while skips[skip][1] <= a:
+                skip += 1
+            c = Citation(text[a:b], a, b, line + 1, a - line_starts[line] + 1, id)
+            if skips[skip][0] <= a:
+                c.inside = skips[skip][2]
             out.append(c)
     return out
 
@@ -511,7 +512,7 @@ def _parenthesised(text: str, a: int, b: int) -> bool:
 # before ("page#702.19c"), stops at brackets too, so "[rule 702.19c](702.html)"
 # keeps its link text.  Searching for the marks, not trying a pattern at
 # every position, keeps this fast on long texts.
-_URL_MARK = re.compile(r"://|\bwww\.")
+_URL_MARKS = (re.compile(r"://"), re.compile(r"www\."))
 _URL_END = re.compile(r"[^\s<>\"'`]*")
 _SCHEME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
 _RELATIVE_MARKS = (re.compile(r"\.html?\b"), re.compile(r"\?[\w.-]+="), re.compile(r"#[^\s#]"))
@@ -614,11 +615,15 @@ def not_prose(text: str, bounds: tuple[list[int], list[int]] | None = None
 def _urls(text: str) -> list[tuple[int, int, str]]:
     """The URLs of ``text`` (see ``_URL_MARK``) as ``(start, end, "url")``."""
     out = []
+    marks = [m for pattern in _URL_MARKS for m in pattern.finditer(text)]
+    marks.sort(key=lambda m: m.start())
     last = 0
-    for m in _URL_MARK.finditer(text):
+    for m in marks:
         a = m.start()
         if a < last:
             continue  # inside the URL before
+        if m[0] == "www." and a > 0 and (text[a - 1].isalnum() or text[a - 1] == "_"):
+            continue  # not at the start of a word
         if m[0] == "://":
             while a > 0 and text[a - 1] in _SCHEME and m.start() - a < 32:
                 a -= 1
@@ -649,6 +654,8 @@ def _masked(text: str, skips: list[tuple[int, int, str]]) -> str:
         return text
     out, last = [], 0
     for a, b, _kind in skips:
+        if a >= len(text):
+            break
         out.append(text[last:a])
         out.append(text[a:b].translate(_MASK))
         last = b
@@ -656,8 +663,33 @@ def _masked(text: str, skips: list[tuple[int, int, str]]) -> str:
     return "".join(out)
 
 
+class Checked:
+    """What ``checked`` found: the citations (``Citation`` objects, in the
+    text's order), the release they were read in, and the removal dates."""
+
+    def __init__(self, release: str, latest: str, citations: list[Citation],
+                 removed: dict[str, str]):
+        self.release, self.latest = release, latest
+        self.citations, self.removed = citations, removed
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.citations if c.status == status)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``cite-check --json`` contract (plus ``latest``, ``problems``, ``removed``)."""
+        return {"release": self.release, "latest": self.latest,
+                "citations": [c.to_dict() for c in self.citations],
+                "problems": self.count("moved") + self.count("missing"),
+                "removed": self.removed}
+
+
 def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
-    """Find and check every citation; the ``cite-check --json`` contract.
+    """Find and check every citation: ``checked(...).to_dict()``."""
+    return checked(store, text, as_of).to_dict()
+
+
+def checked(store: Any, text: str, as_of: str | None = None) -> Checked:
+    """Find and check every citation of ``text``.
 
     Against the release in effect on ``as_of`` (default: the latest): an id
     it lacks is ``missing`` (with the nearest ids); one renumbered since is
@@ -728,10 +760,7 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
             else:
                 _settle(c, *traced_old[c.id], lib_now, near_now, removed)
     cache.save()
-    problems = sum(1 for c in cites if c.status in ("moved", "missing"))
-    return {"release": base.effective_date, "latest": latest.effective_date,
-            "citations": [c.to_dict() for c in cites], "problems": problems,
-            "removed": removed}
+    return Checked(base.effective_date, latest.effective_date, cites, removed)
 
 
 class _TraceCache:
@@ -829,6 +858,18 @@ def _settle(c: Citation, now: str | None, date: str, lib_now: Any, nearest: _Nea
         c.status, c.nearest = "missing", nearest(now)
 
 
+def renumbered(text: str, citations: list[Citation]) -> str:
+    """``text`` with each moved citation (as ``checked`` gives them) renumbered."""
+    out, last = [], 0
+    for c in citations:
+        if c.status == "moved" and c.now is not None:
+            out.append(text[last:c.start])
+            out.append(c.now)
+            last = c.end
+    out.append(text[last:])
+    return "".join(out)
+
+
 def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]) -> str:
     """``text`` with each moved citation renumbered; nothing else changes."""
     by_pos = {(c.line, c.column): c for c in found}
@@ -844,5 +885,6 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
     return "".join(out)
 
 
-__all__ = ["Citation", "Snapshot", "check", "check_writable", "encode", "find", "fixed_text",
-           "not_prose", "read_file", "read_text", "replace_file", "shown_path"]
+__all__ = ["Checked", "Citation", "Snapshot", "check", "check_writable", "checked", "encode",
+           "find", "fixed_text", "not_prose", "read_file", "read_text", "renumbered",
+           "replace_file", "shown_path"]

@@ -120,7 +120,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
 # -- cite-check ----------------------------------------------------------------
 
-_INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code"}
+_INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code", "": "links or code"}
 
 
 @click.command("cite-check")
@@ -178,51 +178,47 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
         if first is not None and as_of < first:
             raise BadInput(f"--as-of {as_of} is before the first imported release "
                            f"({first}): nothing tells what its rule numbers meant")
-    result = citecheck.check(store, text, as_of)
-    cites = result["citations"]
+    result = citecheck.checked(store, text, as_of)
+    cites = result.citations
     if as_json:
-        emit_json({k: result[k] for k in ("release", "citations")})
+        emit_json({"release": result.release, "citations": [c.to_dict() for c in cites]})
     else:
         lines = []
         for c in cites:
-            if c["status"] == "moved":
-                msg = f"{c['id']} moved -> {c['now']}"
-            elif c["status"] == "missing":
-                if c["id"] in result["removed"]:
-                    msg = f"{c['id']} was removed in {result['removed'][c['id']]}"
+            if c.status == "moved":
+                msg = f"{c.id} moved -> {c.now}"
+            elif c.status == "missing":
+                if c.id in result.removed:
+                    msg = f"{c.id} was removed in {result.removed[c.id]}"
                 else:
-                    msg = f"{c['id']} does not exist in the {result['release']} rules"
-                if c.get("nearest"):
-                    msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
-            elif c["status"] == "skipped":
-                msg = f"{c['id']} skipped: inside {_INSIDE[c['inside']]}, left as written"
+                    msg = f"{c.id} does not exist in the {result.release} rules"
+                if c.nearest:
+                    msg += f"; did you mean {', '.join(c.nearest[:3])}?"
+            elif c.status == "skipped":
+                msg = f"{c.id} skipped: inside {_INSIDE[c.inside or '']}, left as written"
             else:
                 continue
-            lines.append(f"{name}:{c['line']}:{c['column']}: {msg}")
+            lines.append(f"{name}:{c.line}:{c.column}: {msg}")
         if lines:  # one write: a long text may have a hundred thousand lines
             click.echo("\n".join(lines))
-        moved = sum(1 for c in cites if c["status"] == "moved")
-        missing = sum(1 for c in cites if c["status"] == "missing")
-        skipped = sum(1 for c in cites if c["status"] == "skipped")
+        moved, missing, skipped = (result.count(s) for s in ("moved", "missing", "skipped"))
         checked = len(cites) - skipped
         if not cites:
             summary = f"{name}: no rule citations found"
         else:
             summary = (f"{name}: {checked} citation{'s' if checked != 1 else ''} checked "
-                       f"against {result['release']}: {checked - moved - missing} ok, "
+                       f"against {result.release}: {checked - moved - missing} ok, "
                        f"{moved} moved, {missing} missing")
             if skipped:
                 summary += f"; {skipped} skipped in links, HTML or code"
         click.echo(summary)
     if fix and snap is not None:
-        found = citecheck.find(text)
-        new = citecheck.fixed_text(text, cites, found)
+        new = citecheck.renumbered(text, cites)
         if new != text:
             citecheck.replace_file(snap, citecheck.encode(new, encoding))
             if not as_json:
-                click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
-                           f"citation(s) in {name}.")
-    if any(c["status"] in ("moved", "missing") for c in cites):
+                click.echo(f"Renumbered {result.count('moved')} citation(s) in {name}.")
+    if result.count("moved") or result.count("missing"):
         ctx.exit(1)
 
 

@@ -24,7 +24,7 @@ Only the standard library is imported: the CLI imports this on every run.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -36,6 +36,7 @@ __all__ = [
     "contains",
     "expand",
     "find_references",
+    "iter_references",
     "kind",
     "letter_at",
     "letter_index",
@@ -546,12 +547,16 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
     "see 718"); bare dotted numbers ("(see 704.5j)") are taken as they are.
     Pass a rule's text without its own leading number.
     """
-    found: list[tuple[int, int, str, list[Span]]] = []
+    return list(iter_references(text))
+
+
+def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
+    """``find_references``, one reference at a time (for long texts)."""
     pos = 0
     while True:
         h = _REF_HEAD.search(text, pos)
         if h is None:
-            return found
+            return
         if h["kw"] is not None:
             word = h["kw"].strip().lower()
             head = word if word.startswith("section") else "rule"
@@ -573,7 +578,7 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
             stop, span = nxt
             spans.append(span)
         start = h.start() if h["kw"] is not None else h.end()
-        found.append((start, stop, text[start:stop], spans))
+        yield start, stop, text[start:stop], spans
         pos = stop
 
 

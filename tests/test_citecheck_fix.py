@@ -148,14 +148,14 @@ def test_a_read_only_folder_names_no_temporary_file(cite_data_dir, article, monk
 
 def editing(monkeypatch, edit):
     """Make ``edit`` happen while cite-check checks the citations."""
-    real = citecheck.check
+    real = citecheck.checked
 
-    def check(*args, **kwargs):
+    def checked(*args, **kwargs):
         result = real(*args, **kwargs)
         edit()
         return result
 
-    monkeypatch.setattr(citecheck, "check", check)
+    monkeypatch.setattr(citecheck, "checked", checked)
 
 
 @pytest.mark.parametrize("how", ["append", "same-size-same-mtime", "replaced"])
