@@ -421,10 +421,12 @@ def find(text: str) -> list[Citation]:
     # so "?rule=310.8a#310.8a" and "/rules/310.8a/" show their numbers (to be
     # reported as skipped) at the same positions.
     scan = _masked(text, skips)
-    kind_of = numbers.kind
+    kinds: dict[str, str] = {}
 
     for start, _end, printed, spans in numbers.iter_references(scan):
-        keyword = _KEYWORD.match(printed) is not None
+        # A reference printed from its word ("CR 702.19c", "rule 702.19c",
+        # "§702.19c"), not from its number (a bare or "see" number).
+        keyword = not printed[:1].isdigit()
         ids: list[tuple[str, int, int]] = []
         first = spans[0]
         if len(spans) == 1 and first.start == first.end and printed.endswith(first.start):
@@ -446,7 +448,9 @@ def find(text: str) -> list[Citation]:
                         ids.append((id, start + m.start(), start + m.end()))
                         break
         for id, a, b in ids:
-            kind = kind_of(id)
+            kind = kinds.get(id)
+            if kind is None:
+                kind = kinds[id] = numbers.kind(id)
             if not keyword:
                 # A bare number: only a subrule, or a rule on a line that speaks
                 # of rules, in its paragraph ("$120.50" and "100.5 km" are not).
@@ -475,7 +479,6 @@ def find(text: str) -> list[Citation]:
     return out
 
 
-_KEYWORD = re.compile(r"(?i)(?:sub)?rules?|sections?|cr|§")
 _MARK = re.compile(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])")
 
 
