@@ -123,6 +123,40 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 _INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code", "": "links or code"}
 
 
+def _emit_citations_json(release: str, cites: list[Any]) -> None:
+    """``emit_json({"release": ..., "citations": [...]})``, written a thousand
+    citations at a time: the same bytes, without the whole text in memory at
+    once, and each citation's flat dict laid out directly (json.dumps with
+    an indent is pure Python, and slow on a long text)."""
+    import json
+    from json.encoder import encode_basestring as quoted  # as json.dumps(ensure_ascii=False)
+
+    from crsearch.terminal import printable
+
+    def value(v: Any) -> str:
+        if isinstance(v, str):
+            return quoted(v)
+        if isinstance(v, list):  # of strings ("nearest")
+            return ("[\n" + ",\n".join("        " + quoted(x) for x in v) + "\n      ]"
+                    if v else "[]")
+        return json.dumps(v)
+
+    def item(d: dict[str, Any]) -> str:
+        return ("\n    {\n" + ",\n".join(f"      {quoted(k)}: {value(v)}" for k, v in d.items())
+                + "\n    }")
+
+    if not cites:
+        emit_json({"release": release, "citations": []})
+        return
+    out = ['{\n  "release": ' + quoted(release) + ',\n  "citations": [']
+    for k in range(0, len(cites), 1000):
+        items = (item(c.to_dict()) for c in cites[k:k + 1000])
+        out.append(("," if k else "") + ",".join(items))
+        click.echo(printable("".join(out), json=True), nl=False)
+        out = []
+    click.echo("\n  ]\n}")
+
+
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
@@ -181,7 +215,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     result = citecheck.checked(store, text, as_of)
     cites = result.citations
     if as_json:
-        emit_json({"release": result.release, "citations": [c.to_dict() for c in cites]})
+        _emit_citations_json(result.release, cites)
     else:
         lines = []
         for c in cites:
