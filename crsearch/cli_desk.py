@@ -163,7 +163,7 @@ def _emit_citations_json(release: str, cites: list[Any]) -> None:
               help="Read the citations as numbered on DATE (when the text was written).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--fix", is_flag=True,
-              help="Rewrite FILE with moved citations renumbered (see below).")
+              help="Rewrite FILE with moved citations renumbered (see above).")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
     """Check the rule citations in a text: fine, missing or moved since.
