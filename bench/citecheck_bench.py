@@ -39,23 +39,30 @@ CITE = Path(__file__).resolve().parent / "cite"
 DATA = Path("/tmp/crsearch-citecheck-bench")
 
 
+def archive_store(folder: Path):
+    """The data folder ``folder`` with every archived release (imported first if short)."""
+    sys.path.insert(0, str(ROOT))
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import read_from
+    from crsearch.store.datadir import Store
+
+    store = Store(folder)
+    if len(store.catalog()) < len(list(ARCHIVE.glob("*.txt"))):
+        t = time.perf_counter()
+        import_sources(read_from(str(ARCHIVE)), store, build_index=False, jobs=2)
+        print(f"imported the archive into {folder} in {time.perf_counter() - t:.0f} s")
+    return store
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--data", type=Path, default=DATA,
                     help="data folder with the whole archive (imported if empty)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.desk import citecheck
-    from crsearch.ingest.pipeline import import_sources
-    from crsearch.ingest.sources import read_from
-    from crsearch.store.datadir import Store
 
-    store = Store(args.data)
-    if len(store.catalog()) < len(list(ARCHIVE.glob("*.txt"))):
-        t = time.perf_counter()
-        import_sources(read_from(str(ARCHIVE)), store, build_index=False, jobs=2)
-        print(f"imported the archive into {args.data} in {time.perf_counter() - t:.0f} s")
+    store = archive_store(args.data)
 
     gold = json.loads((CITE / "gold.json").read_text(encoding="utf-8"))
     found_n = gold_n = right = 0

@@ -10,7 +10,8 @@ Every ``crsearch`` command is one call here; each returns a result whose
     rules.search("deathtouch").results[0].id
 
 Nothing prints or exits: failures raise the exceptions in ``errors``
-(``NotFound`` with suggestions, ``BadInput``, ``StoreError``).  Heavy
+(``NotFound`` with suggestions, ``BadInput``, ``StoreError``), and an
+argument of the wrong type a ``TypeError`` that names it.  Heavy
 modules (Whoosh, the diff engine, the whole release) load only in the calls
 that need them, so a rule lookup stays fast.
 """
@@ -49,6 +50,10 @@ class Rules:
     """
 
     def __init__(self, store: Store, release: str | None = None):
+        if not isinstance(store, Store):
+            raise TypeError(f"Rules(): store must be a crsearch Store (or use "
+                            f"Rules.open(data_dir)), not {_type_name(store)}")
+        _check("Rules", release=(release, _DATE))
         self.store = store
         self.release_date = release
         self._stored: StoredRelease | None = None
@@ -59,6 +64,9 @@ class Rules:
     def open(cls, data_dir: str | Path | None = None, release: str | None = None) -> Rules:
         """The data folder the CLI uses (``--data-dir``, else ``CRSEARCH_DATA``,
         else your user data folder) and the release in effect on ``release``."""
+        import os
+
+        _check("Rules.open", data_dir=(data_dir, (str, os.PathLike, None)), release=(release, _DATE))
         return cls(Store(data_dir), release)
 
     def __repr__(self) -> str:
@@ -101,8 +109,11 @@ class Rules:
         A rule comes with its subrules, a chapter with its rules and a
         section with its chapters, unless ``children`` is false.
         """
-        if len(ids) == 1 and not isinstance(ids[0], str):
+        if len(ids) == 1 and isinstance(ids[0], (list, tuple)):
             ids = tuple(ids[0])  # rule(["702.19", "702.2"]) reads as well
+        for id in ids:
+            _check("Rules.rule", ids=(id, (str,)))
+        _check("Rules.rule", children=(children, (bool,)))
         return self.library().lookup(list(ids), children=children)
 
     def toc(self, id: str | None = None) -> Toc:
@@ -110,6 +121,7 @@ class Rules:
         from crsearch.errors import NotFound
         from crsearch.rules import numbers
 
+        _check("Rules.toc", id=(id, (str, None)))
         lib = self.library()
         entries: list[TocEntry] = []
 
@@ -140,6 +152,7 @@ class Rules:
         from crsearch.errors import BadInput
         from crsearch.search.engine import engine_for
 
+        _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
         return engine_for(self.stored()).search(query, limit)
@@ -148,6 +161,7 @@ class Rules:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
         from crsearch.rules.glossary import define, see_chain
 
+        _check("Rules.define", term=(term, (str,)))
         release = self.release()
         entry = define(release, term)
         return Definition(release.effective_date, see_chain(release, entry))
@@ -156,6 +170,7 @@ class Rules:
         """A keyword ability or action (701.x, 702.x) with all its subrules."""
         from crsearch.rules.glossary import keyword_rule
 
+        _check("Rules.keyword", name=(name, (str,)))
         return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
 
     def keywords(self) -> Keywords:
@@ -173,6 +188,7 @@ class Rules:
         data is imported (``update_cards``)."""
         from crsearch.desk.card import explain_text
 
+        _check("Rules.explain", text=(text, (str,)))
         data = explain_text(self.stored(), self.card_store().current_or_none(), text)
         return Explanation(data["text"], data["release"], data["terms"],
                            card=data.get("card"), cards_date=data.get("cards_date"))
@@ -185,9 +201,10 @@ class Rules:
         followed to today's numbers; the release this ``Rules`` selects
         plays no part.
         """
-        from crsearch.desk.citecheck import check
+        from crsearch.desk.citecheck import checked
         from crsearch.errors import BadInput
 
+        _check("Rules.cite_check", text=(text, (str,)), as_of=(as_of, _DATE))
         if as_of is not None:
             from crsearch.store.datadir import normalize_date
 
@@ -197,8 +214,8 @@ class Rules:
             if first is not None and as_of < first:
                 raise BadInput(f"--as-of {as_of} is before the first imported release "
                                f"({first}): nothing tells what its rule numbers meant")
-        data = check(self.store, text, as_of)
-        return CiteCheck(data["release"], data["latest"], data["citations"], data["removed"])
+        got = checked(self.store, text, as_of)
+        return CiteCheck(got.release, got.latest, got.citations, got.removed)
 
     def _keyword_rules(self) -> list[Any]:
         from crsearch.rules.glossary import KEYWORD_CHAPTERS
@@ -228,8 +245,7 @@ class Rules:
         from crsearch.desk.card import card_info
         from crsearch.errors import NoData
 
-        if not isinstance(name, str):
-            raise TypeError(f"card() takes a name (str), not {type(name).__name__}")
+        _check("Rules.card", name=(name, (str,)))
         data = self.cards()
         try:
             stored: StoredRelease | None = self.stored()
@@ -240,6 +256,7 @@ class Rules:
     def find_cards(self, text: str) -> list[Mention]:
         """The imported cards that ``text`` names (full names, possessives, faces,
         telling parts of names), each with its card; none without card data."""
+        _check("Rules.find_cards", text=(text, (str,)))
         data = self.card_store().current()
         return data.find_in_text(text) if data is not None else []
 
@@ -254,8 +271,14 @@ class Rules:
         An older copy, or one with fewer cards, does not replace the stored
         card data unless ``force``; the same file again is left as it is.
         """
+        import os
+
         from crsearch.ingest.cards import update_cards
 
+        _check("Rules.update_cards", source=(source, (str, os.PathLike, None)),
+               rulings=(rulings, (str, os.PathLike, None)), force=(force, (bool,)),
+               download=(download, _CALLBACK), progress=(progress, _CALLBACK),
+               deadline=(deadline, (int, float)), max_bytes=(max_bytes, (int, None)))
         return update_cards(self.store, source, rulings=rulings, force=force, download=download,
                             progress=progress, deadline=deadline, max_bytes=max_bytes)
 
@@ -276,6 +299,7 @@ class Rules:
         """
         from crsearch.errors import BadInput, NotFound
 
+        _check("Rules.pair", old=(old, _DATE), new=(new, _DATE))
         stored = self.store.releases()
         target = self.store.pick(new) if new is not None else self.stored()
         if len(stored) < 2:
@@ -304,6 +328,8 @@ class Rules:
         """
         from crsearch.changes.diff import diff_releases
 
+        _check("Rules.diff", old=(old, _DATE), new=(new, _DATE), kind=(kind, (str,)),
+               cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
         return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
 
@@ -316,6 +342,7 @@ class Rules:
         from crsearch.changes.history import History, rule_history
         from crsearch.rules import numbers
 
+        _check("Rules.history", id=(id, (str,)))
         stored = self.store.releases()
         if not stored:
             self.store.pick()  # raises the "no releases imported" error
@@ -346,11 +373,14 @@ class Rules:
         :param strict: fail on dangling references or unplaced source lines.
         :param warn: called with a line for each warning.
         """
+        import os
         import time
         from pathlib import Path
 
         from crsearch.site import build as site
 
+        _check("Rules.build_site", out=(out, (str, os.PathLike)), all_releases=(all_releases, (bool,)),
+               search=(search, (bool,)), strict=(strict, (bool,)), warn=(warn, _CALLBACK))
         started = time.perf_counter()
         if all_releases:
             stored_all = self.store.releases() or [self.stored()]  # "no releases imported"
@@ -384,6 +414,11 @@ class Rules:
         from crsearch.ingest import sources
         from crsearch.ingest.pipeline import import_sources
 
+        _check("Rules.update", source=(source, (str, os.PathLike, None)), page=(page, (str, None)),
+               index=(index, (bool,)), jobs=(jobs, (int, None)), download=(download, _CALLBACK),
+               progress=(progress, _CALLBACK), force=(force, (bool,)),
+               deadline=(deadline, (int, float)), max_bytes=(max_bytes, (int,)),
+               on_repair=(on_repair, _CALLBACK))
         if source is None:
             srcs = [sources.fetch_latest(page or sources.RULES_PAGE, progress=download,
                                          deadline=deadline, max_bytes=max_bytes)]
@@ -439,6 +474,51 @@ def _index_hooks() -> Any:
     from crsearch.search.build import repair_hooks
 
     return repair_hooks()
+
+
+# -- argument types ----------------------------------------------------------------
+
+#: What an argument may be: types, ``None`` (it may be left out) or ``callable``.
+_Allowed = tuple[Any, ...]
+_DATE: _Allowed = (str, None)
+_CALLBACK: _Allowed = (callable, None)
+_TYPE_NAMES = {str: "str", int: "int", bool: "bool", float: "number", callable: "callable"}
+
+
+def _check(where: str, **args: tuple[Any, _Allowed]) -> None:
+    """Raise TypeError for the first argument whose value is not of its allowed types.
+
+    ``args`` maps each argument's name to ``(value, allowed)``.  A bool is
+    not taken for an int (``limit=True`` is a mistake), nor an int for a bool.
+    """
+    for name, (value, allowed) in args.items():
+        if value is None and None in allowed:
+            continue
+        for kind in allowed:
+            if kind is None:
+                continue
+            if kind is callable:
+                if callable(value):
+                    break
+            elif isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool):
+                break
+        else:
+            names = [_TYPE_NAMES.get(k) or getattr(k, "__name__", str(k)) for k in allowed
+                     if k is not None and not (k is int and float in allowed)]
+            want = " or ".join(names) + (" or None" if None in allowed else "")
+            raise TypeError(f"{where}(): {name} must be {want}, not {_type_name(value)}")
+
+
+def _type_name(value: Any) -> str:
+    """The type of a wrong argument and, if short, its value: "int 702"."""
+    from crsearch.errors import short
+
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, (int, float, str, bytes)):
+        return f"{kind} {short(repr(value), 40)}"
+    return kind
 
 
 # -- results -------------------------------------------------------------------
@@ -538,14 +618,15 @@ class Explanation:
 class CiteCheck:
     """The citations found in a text and what became of each.
 
-    ``citations`` are dicts in text order, each with ``status`` "ok",
-    "moved" (``now`` is today's number) or "missing" (``nearest`` lists
-    close ids); ``removed`` maps a removed id to the release that dropped it.
-    ``release`` is the release the numbers were read in, ``latest`` today's.
+    ``citations`` are ``Citation`` objects in text order (``id``, ``line``,
+    ``column``, ``status``: "ok", "moved" with ``now`` today's number,
+    "missing" with ``nearest`` close ids, or "skipped" when written inside a
+    URL, HTML or code); ``removed`` maps a removed id to the release that
+    dropped it.  ``release`` is the release the numbers were read in,
+    ``latest`` today's.
     """
 
-    def __init__(self, release: str, latest: str, citations: list[dict[str, Any]],
-                 removed: dict[str, str]):
+    def __init__(self, release: str, latest: str, citations: list[Any], removed: dict[str, str]):
         self.release, self.latest = release, latest
         self.citations, self.removed = citations, removed
 
@@ -553,16 +634,16 @@ class CiteCheck:
         return iter(self.citations)
 
     def count(self, status: str) -> int:
-        """How many citations have ``status`` ("ok", "moved" or "missing")."""
-        return sum(1 for c in self.citations if c["status"] == status)
+        """How many citations have ``status`` ("ok", "moved", "missing" or "skipped")."""
+        return sum(1 for c in self.citations if c.status == status)
 
     @property
     def problems(self) -> int:
         """Citations that are not fine (moved or missing)."""
-        return sum(1 for c in self.citations if c["status"] != "ok")
+        return self.count("moved") + self.count("missing")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"release": self.release, "citations": self.citations}
+        return {"release": self.release, "citations": [c.to_dict() for c in self.citations]}
 
     def __repr__(self) -> str:
         return (f"<CiteCheck {self.release}: {len(self.citations)} citations, "

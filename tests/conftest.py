@@ -109,6 +109,14 @@ def cards_only_dir(tmp_path) -> Path:
     return tmp_path
 
 
+@pytest.fixture(scope="session")
+def cite_data_dir(tmp_path_factory) -> Path:
+    """A data dir with the first (2003-03-15) and the latest release, for
+    cite-check: "rule 502.9b" (trample in 2003) has moved to 702.19b (read-only!)."""
+    return _store_with(tmp_path_factory, "data-cite",
+                       [ARCHIVE / "2003-03-15.txt", LATEST], build_index=False)
+
+
 @pytest.fixture
 def mini_data_dir(tmp_path, mini_bytes) -> Path:
     """A fresh, writable data dir holding only the synthetic release."""

@@ -97,7 +97,7 @@ def test_cite_check_is_cite_check_json(rules, latest_data_dir):
                            input=text)
     assert r.exit_code == 1  # 702.19z is missing
     assert got.to_dict() == json.loads(r.output)
-    assert [c["status"] for c in got] == ["ok", "ok", "missing"]
+    assert [c.status for c in got] == ["ok", "ok", "missing"]
     assert (got.count("missing"), got.problems, got.latest) == (1, 1, "2026-08-07")
     assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 1 missing>"
     old = rules.cite_check("Trample is 702.19c.", as_of="2026-07-01")
@@ -237,7 +237,7 @@ def test_card_is_card_json(cards_data_dir, name):
 
 
 def test_card_takes_a_name(cards_data_dir):
-    with pytest.raises(TypeError, match="takes a name"):
+    with pytest.raises(TypeError, match="name must be str"):
         Rules.open(cards_data_dir).card(["Notion Thief"])  # type: ignore[arg-type]
     with pytest.raises(NotFound) as e:
         Rules.open(cards_data_dir).card("jace")

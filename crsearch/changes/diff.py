@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from math import ceil
 from typing import Any
 
-from crsearch.errors import BadInput
+from crsearch.errors import BadInput, short
 from crsearch.rules import numbers
 from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
 
@@ -342,7 +342,7 @@ class ReleaseDiff:
         """Only rule-side ("rules": sections, chapters, rules, subrules) or
         glossary changes; without ``cosmetic`` changes if asked."""
         if kind not in ("all", "rules", "glossary"):
-            raise BadInput(f"unknown kind {kind!r}: use rules, glossary or all")
+            raise BadInput(f"unknown kind {short(str(kind))!r}: use rules, glossary or all")
         keep = [c for c in self.changes
                 if (kind == "all" or (c.kind == "glossary") == (kind == "glossary"))
                 and (cosmetic or not (c.cosmetic and c.op in ("changed", "retitled")))]

@@ -101,6 +101,11 @@ class _Version:
             self._full = self.source.release()
         return self._full
 
+    def forget(self) -> None:
+        """Drop what was read of a stored release (it can be read again)."""
+        if not isinstance(self.source, Release):
+            self._full, self._chapters = None, {}
+
 
 def _step(old: _Version, new: _Version, id: str,
           forward: bool) -> tuple[Rule | None, Rule | None, Change | None]:
@@ -272,6 +277,11 @@ def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str
                     out[start] = (None, new.date)
         for start in out:
             current.pop(start, None)
+        # The older release of this step is not read again: let it go, so
+        # memory holds two releases at a time, not every one on the way.
+        old.forget()
+        for key in [key for key in texts if key[0] == k - 1]:
+            del texts[key]
     for start, cur in current.items():
         out[start] = (cur, versions[-1].date)
     return out

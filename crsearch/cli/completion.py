@@ -123,9 +123,9 @@ def script(cli: Any, shell: str, prog: str = "crsearch") -> str:
 
     cls = get_completion_class(shell)
     if cls is None:
-        from crsearch.errors import BadInput
+        from crsearch.errors import BadInput, short
 
-        raise BadInput(f"no completion for {shell!r}: use one of {', '.join(SHELLS)}")
+        raise BadInput(f"no completion for {short(str(shell))!r}: use one of {', '.join(SHELLS)}")
     if cls is BashComplete:
         cls = type("QuotingBashComplete", (BashComplete,), {"source_template": _BASH_SOURCE})
     var = "_" + prog.replace("-", "_").upper() + "_COMPLETE"

@@ -14,23 +14,11 @@ import click
 from crsearch.cli.common import cite_options, emit, emit_json, rules, width
 
 
-def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
-    """Bytes of ``-`` (stdin) or a file, at most ``limit`` + 1 of them, or BadInput.
-
-    Reading stops after the limit, so a huge input costs no memory; the
-    caller sees one byte too many and says the input is too large.
-    """
-    from crsearch.errors import BadInput
-
-    if source == "-":
-        return sys.stdin.buffer.read(limit + 1), "<stdin>"
-    try:
-        with open(source, "rb") as f:
-            return f.read(limit + 1), source
-    except IsADirectoryError:
-        raise BadInput(f"{source} is a folder, not a {what}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {source}: {e.strerror or e}") from None
+def _read_stdin(limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of stdin: reading stops after the limit, so
+    a huge input costs no memory; the caller sees one byte too many and says
+    the input is too large."""
+    return sys.stdin.buffer.read(limit + 1)
 
 
 # -- explain -------------------------------------------------------------------
@@ -110,11 +98,11 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
     from crsearch.errors import NotFound
 
     if text == ("-",):
-        data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
+        data = _read_stdin(ex.MAX_TEXT * 4)
         if b"\x00" in data:
             from crsearch.errors import BadInput
 
-            raise BadInput(f"{name} is binary, not text: paste a card's rules text")
+            raise BadInput("<stdin> is binary, not text: paste a card's rules text")
         card = data.decode("utf-8", errors="replace")
     else:
         card = " ".join(text)
@@ -148,12 +136,47 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
 # -- cite-check ----------------------------------------------------------------
 
+def _emit_citations_json(release: str, cites: list[Any]) -> None:
+    """``emit_json({"release": ..., "citations": [...]})``, written a thousand
+    citations at a time: the same bytes, without the whole text in memory at
+    once, and each citation's flat dict laid out directly (json.dumps with
+    an indent is pure Python, and slow on a long text)."""
+    import json
+    from json.encoder import encode_basestring as quoted  # as json.dumps(ensure_ascii=False)
+
+    from crsearch.rules.safetext import printable
+
+    def value(v: Any) -> str:
+        if isinstance(v, str):
+            return quoted(v)
+        if isinstance(v, list):  # of strings ("nearest")
+            return ("[\n" + ",\n".join("        " + quoted(x) for x in v) + "\n      ]"
+                    if v else "[]")
+        return json.dumps(v)
+
+    def item(d: dict[str, Any]) -> str:
+        return ("\n    {\n" + ",\n".join(f"      {quoted(k)}: {value(v)}" for k, v in d.items())
+                + "\n    }")
+
+    if not cites:
+        emit_json({"release": release, "citations": []})
+        return
+    out = ['{\n  "release": ' + quoted(release) + ',\n  "citations": [']
+    for k in range(0, len(cites), 1000):
+        items = (item(c.to_dict()) for c in cites[k:k + 1000])
+        out.append(("," if k else "") + ",".join(items))
+        click.echo(printable("".join(out), json=True), nl=False)
+        out = []
+    click.echo("\n  ]\n}")
+
+
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
               help="Read the citations as numbered on DATE (when the text was written).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--fix", is_flag=True, help="Rewrite FILE with moved citations renumbered.")
+@click.option("--fix", is_flag=True,
+              help="Rewrite FILE with moved citations renumbered (see above).")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
     """Check the rule citations in a text: fine, missing or moved since.
@@ -162,7 +185,16 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
     release in effect on --as-of (default: the latest).  Prints one line per
     problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
-    is missing or moved, so it can run in CI.
+    is missing or moved, so it can run in CI.  A citation is prose: numbers
+    inside URLs, HTML tags, inline code and fenced code blocks are listed
+    as skipped and never checked nor changed.
+
+    --fix writes to the file FILE is: a symlink's target (the link stays a
+    link), under every name of a hard-linked file, keeping its owner, group
+    and mode.  It is replaced in one step where a new file can be all that;
+    a file with hard links, someone else's shared file, or one in a folder
+    that takes no new file is rewritten in place.  A read-only file, or one
+    edited while the check ran, is left as it is (exit 2).
 
     \b
     Example:
@@ -175,25 +207,30 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
 
     if fix and file == "-":
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
-    data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
+    snap = None
+    if file == "-":
+        data, name = _read_stdin(citecheck.MAX_BYTES), "<stdin>"
+    else:
+        snap = citecheck.read_file(file)
+        data, name = snap.data, file
     text, encoding = citecheck.read_text(data, name)
+    if fix and snap is not None:
+        citecheck.check_writable(snap)  # before the check, which may take a while
     result = rules(ctx).cite_check(text, as_of)
     cites = result.citations
     if as_json:
-        emit_json(result.to_dict())
+        _emit_citations_json(result.release, cites)
     else:
         from crsearch.cli.output import render_cite_check
 
         click.echo(render_cite_check(result, name))
-    if fix:
-        found = citecheck.find(text)
-        new = citecheck.fixed_text(text, cites, found)
+    if fix and snap is not None:
+        new = citecheck.renumbered(text, cites)
         if new != text:
-            citecheck.write_atomic(file, new, encoding)
+            citecheck.replace_file(snap, citecheck.encode(new, encoding))
             if not as_json:
-                click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
-                           f"citation(s) in {name}.")
-    if any(c["status"] != "ok" for c in cites):
+                click.echo(f"Renumbered {result.count('moved')} citation(s) in {name}.")
+    if result.count("moved") or result.count("missing"):
         ctx.exit(1)
 
 

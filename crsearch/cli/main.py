@@ -121,7 +121,7 @@ class _Group(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as e:
-            e.message = printable(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
+            e.message = _quoted(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -131,7 +131,7 @@ class _Group(click.Group):
             click.echo(error_text(e), err=True)
             ctx.exit(e.exit_code)
         except click.ClickException as e:
-            e.message = printable(e.message)  # type: ignore[misc]  # usage errors quote what was typed
+            e.message = _quoted(e.message)  # type: ignore[misc]  # usage errors quote what was typed
             raise
         except KeyboardInterrupt as e:
             # An import says what it stored; everything else writes atomically.
@@ -150,6 +150,17 @@ class _Group(click.Group):
                 raise
             click.echo(msg, err=True)
             ctx.exit(2)
+
+
+def _quoted(message: str) -> str:
+    """A click usage error as printed: what was typed, cut to 80 characters and
+    made printable (click quotes the whole value, however long)."""
+    import re
+
+    from crsearch.errors import short
+
+    message = re.sub(r"'([^']{81,})'", lambda m: repr(short(m[1])), message)
+    return printable(re.sub(r"\S{81,}", lambda m: short(m[0]), message))
 
 
 def _option_names(command: click.Command) -> set[str]:

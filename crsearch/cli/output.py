@@ -328,28 +328,40 @@ def repair_lines(report: RepairReport) -> list[str]:
 
 # -- cite-check ------------------------------------------------------------------
 
+#: Where a skipped citation was written, in words.
+_INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code", "": "links or code"}
+
+
 def render_cite_check(result: CiteCheck, name: str) -> str:
-    """One ``NAME:LINE:COL: problem`` line per moved or missing citation, then a summary."""
+    """One ``NAME:LINE:COL: problem`` line per moved, missing or skipped
+    citation, then a summary."""
     out = []
     for c in result.citations:
-        if c["status"] == "moved":
-            msg = f"{c['id']} moved -> {c['now']}"
-        elif c["status"] == "missing":
-            if c["id"] in result.removed:
-                msg = f"{c['id']} was removed in {result.removed[c['id']]}"
+        if c.status == "moved":
+            msg = f"{c.id} moved -> {c.now}"
+        elif c.status == "missing":
+            if c.id in result.removed:
+                msg = f"{c.id} was removed in {result.removed[c.id]}"
             else:
-                msg = f"{c['id']} does not exist in the {result.release} rules"
-            if c.get("nearest"):
-                msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
+                msg = f"{c.id} does not exist in the {result.release} rules"
+            if c.nearest:
+                msg += f"; did you mean {', '.join(c.nearest[:3])}?"
+        elif c.status == "skipped":
+            msg = f"{c.id} skipped: inside {_INSIDE.get(c.inside or '', 'code')}, left as written"
         else:
             continue
-        out.append(f"{name}:{c['line']}:{c['column']}: {msg}")
-    n, moved, missing = len(result.citations), result.count("moved"), result.count("missing")
-    if not n:
+        out.append(f"{name}:{c.line}:{c.column}: {msg}")
+    moved, missing, skipped = (result.count(s) for s in ("moved", "missing", "skipped"))
+    checked = len(result.citations) - skipped
+    if not result.citations:
         out.append(f"{name}: no rule citations found")
     else:
-        out.append(f"{name}: {n} citation{'s' if n != 1 else ''} checked against "
-                   f"{result.release}: {n - moved - missing} ok, {moved} moved, {missing} missing")
+        summary = (f"{name}: {checked} citation{'s' if checked != 1 else ''} checked "
+                   f"against {result.release}: {checked - moved - missing} ok, "
+                   f"{moved} moved, {missing} missing")
+        if skipped:
+            summary += f"; {skipped} skipped in links, HTML or code"
+        out.append(summary)
     return "\n".join(out)
 
 

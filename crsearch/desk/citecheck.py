@@ -8,17 +8,24 @@ with extra care against numbers that only look like rules (prices, versions,
 measures): a bare number without a subrule letter counts only when its
 paragraph also speaks of rules.  ``check`` compares each cited id with the release in
 effect when the text was written and follows it to today's number through
-``history.trace_forward``; ``fix`` renumbers the moved ones and changes
-nothing else.
+``history.trace_forward``; ``renumbered`` renumbers the moved ones and
+changes nothing else.
+
+``read_file`` and ``replace_file`` are how ``--fix`` touches the user's file:
+only a regular file is opened (never blocking on a FIFO), and the fixed text
+goes to the file that was read, as that same file: through a symlink to its
+target, under every hard link, with its owner, group and mode, and only if
+nobody changed it meanwhile.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from typing import Any
 
-from crsearch.errors import BadInput
+from crsearch.errors import BadInput, reason
 from crsearch.rules import numbers
 
 MAX_BYTES = 5_000_000
@@ -30,9 +37,15 @@ _SPACED_LETTER = re.compile(r" ([b-km-np-z])(?=$|[\s.,;:)\]])")
 
 
 class Citation:
-    """One cited id, where it is written, and what became of it."""
+    """One cited id, where it is written, and what became of it.
 
-    __slots__ = ("column", "end", "id", "line", "nearest", "now", "start", "status", "text")
+    ``status`` is "ok", "moved" (``now`` is today's number), "missing"
+    (``nearest`` are ids that exist) or "skipped": written inside a URL, an
+    HTML tag or code (``inside`` says which), where it is left as written.
+    """
+
+    __slots__ = ("column", "end", "id", "inside", "line", "nearest", "now", "start", "status",
+                 "text")
 
     def __init__(self, text: str, start: int, end: int, line: int, column: int, id: str):
         self.text, self.start, self.end = text, start, end
@@ -40,6 +53,7 @@ class Citation:
         self.status = "ok"
         self.now: str | None = None
         self.nearest: list[str] = []
+        self.inside: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "line": self.line, "column": self.column,
@@ -48,47 +62,380 @@ class Citation:
             d["now"] = self.now
         if self.nearest:
             d["nearest"] = self.nearest
+        if self.inside is not None:
+            d["inside"] = self.inside
         return d
+
+
+# Byte order marks of the encodings read besides UTF-8 (UTF-32 first: its
+# little-endian mark starts with UTF-16's).
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 
 
 def read_text(data: bytes, name: str) -> tuple[str, str]:
     """Decode a file to check: (text, encoding), or BadInput for binary or huge input.
 
-    The encoding is one that gives back the same bytes, so ``--fix`` changes
-    nothing but the citations (a UTF-8 BOM is kept).
+    The encoding is one that gives back the same bytes through ``encode``,
+    so ``--fix`` changes nothing but the citations (a UTF-8 BOM is kept).
+    UTF-8, cp1252 and Latin-1 are read as they come; UTF-16 and UTF-32 with
+    a byte order mark, which is kept too.
     """
+    shown = shown_path(name)
     if len(data) > MAX_BYTES:
-        raise BadInput(f"{name} is too large ({len(data):,} bytes; at most {MAX_BYTES:,})")
+        raise BadInput(f"{shown} is too large ({len(data):,} bytes; at most {MAX_BYTES:,})")
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            kind = codec[:6].upper()
+            try:
+                text = data[len(bom):].decode(codec)
+            except UnicodeDecodeError as e:
+                raise BadInput(f"{shown} starts with a {kind} byte order mark but is not "
+                               f"{kind} (at byte {e.start + len(bom):,}): save it as UTF-8"
+                               ) from None
+            if "\x00" in text:
+                raise BadInput(f"{shown} holds NUL characters: it is {kind} but not text")
+            return text, codec
     if b"\x00" in data[:65536]:
-        raise BadInput(f"{name} is binary, not text")
+        if _utf16_without_bom(data[:65536]):
+            raise BadInput(f"{shown} looks like UTF-16 without a byte order mark: save it as "
+                           "UTF-8 (or UTF-16 with a byte order mark)")
+        raise BadInput(f"{shown} is binary, not text")
     for encoding in ("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8", "cp1252",
                      "latin-1"):
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError:
             continue
-    raise BadInput(f"{name} is not text")  # unreachable: latin-1 decodes anything
+    raise BadInput(f"{shown} is not text")  # unreachable: latin-1 decodes anything
+
+
+def encode(text: str, encoding: str) -> bytes:
+    """``text`` as the bytes of a file ``read_text`` read with ``encoding``."""
+    for bom, codec in _BOMS:
+        if codec == encoding:
+            return bom + text.encode(codec)
+    return text.encode(encoding)
+
+
+def _utf16_without_bom(sample: bytes) -> bool:
+    """Whether ``sample`` reads as UTF-16 text: NULs in every other byte, and
+    what decodes has no NUL of its own."""
+    sample = sample[:len(sample) // 2 * 2]
+    even, odd = sample[0::2], sample[1::2]
+    for codec, zeros, text in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) >= len(zeros) // 2 and text.count(0) == 0:
+            try:
+                return "\x00" not in sample.decode(codec)
+            except UnicodeDecodeError:
+                return False
+    return False
+
+
+def shown_path(path: str, limit: int = 80) -> str:
+    """A path as a message shows it: whole up to ``limit`` characters, else
+    its end (which names the file) after an ellipsis."""
+    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+
+
+# -- the file itself -------------------------------------------------------------
+
+class Snapshot:
+    """A file as it was read: its bytes, and what tells it is still that file.
+
+    ``name`` is the path as given, ``real`` the file it leads to (symlinks
+    resolved); ``identity`` is (device, inode, size, mtime in ns) and
+    ``digest`` the SHA-256 of the bytes.
+    """
+
+    __slots__ = ("data", "digest", "identity", "name", "real")
+
+    def __init__(self, name: str, real: str, data: bytes, identity: tuple[int, ...], digest: str):
+        self.name, self.real, self.data = name, real, data
+        self.identity, self.digest = identity, digest
+
+
+_KINDS = (("S_ISDIR", "folder"), ("S_ISFIFO", "FIFO (named pipe)"),
+          ("S_ISCHR", "character device"), ("S_ISBLK", "block device"), ("S_ISSOCK", "socket"))
+
+
+def _regular(st: os.stat_result, name: str) -> None:
+    import stat
+
+    if stat.S_ISREG(st.st_mode):
+        return
+    kind = next((k for test, k in _KINDS if getattr(stat, test)(st.st_mode)), "special file")
+    raise BadInput(f"{shown_path(name)} is a {kind}, not a regular file: cite-check reads "
+                   "text files")
+
+
+def _identity(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+# Opening never blocks (a FIFO swapped in after the check) nor follows a
+# symlink swapped in for the resolved path.
+_OPEN_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+    | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_file(path: str, limit: int = MAX_BYTES) -> Snapshot:
+    """Read at most ``limit`` + 1 bytes of the regular file ``path``.
+
+    Anything else (a folder, a FIFO, a device, a socket) is ``BadInput``
+    before it is opened, so nothing blocks; the caller sees one byte too
+    many in a file that is too large.
+    """
+    import hashlib
+
+    def cannot(e: OSError) -> BadInput:
+        return BadInput(f"cannot read {shown_path(path)}: {reason(e)}")
+
+    try:
+        _regular(os.stat(path), path)
+        real = os.path.realpath(path)
+        fd = os.open(real, _OPEN_READ)
+    except OSError as e:
+        raise cannot(e) from None
+    try:
+        st = os.fstat(fd)
+        _regular(st, path)
+        data = _read_fd(fd, limit + 1)
+    except OSError as e:
+        raise cannot(e) from None
+    finally:
+        os.close(fd)
+    return Snapshot(path, real, data, _identity(st), hashlib.sha256(data).hexdigest())
+
+
+def check_writable(snap: Snapshot) -> os.stat_result:
+    """The file's status now, or BadInput if it may not be written (its mode
+    grants no write, even to root, or the caller may not write it)."""
+    try:
+        st = os.stat(snap.real)
+    except OSError as e:
+        raise _changed(snap) if e.errno == errno.ENOENT else BadInput(
+            f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was written") from None
+    if not st.st_mode & 0o222 or not os.access(snap.real, os.W_OK):
+        raise BadInput(f"{shown_path(snap.name)} is read-only; nothing was written (--fix "
+                       "needs write permission)")
+    return st
+
+
+def _changed(snap: Snapshot) -> BadInput:
+    return BadInput(f"{shown_path(snap.name)} changed while cite-check ran; nothing was "
+                    "written: check it again")
+
+
+def _same_file(snap: Snapshot, fd: int | None = None) -> os.stat_result:
+    """The file's status, or BadInput if it is no longer the file that was read:
+    another target, inode, size, time or content."""
+    import hashlib
+
+    try:
+        if os.path.realpath(snap.name) != snap.real:
+            raise _changed(snap)
+        own = fd is None
+        if own:
+            fd = os.open(snap.real, _OPEN_READ)
+        assert fd is not None
+        try:
+            st = os.fstat(fd)
+            if _identity(st) != snap.identity:
+                raise _changed(snap)
+            os.lseek(fd, 0, os.SEEK_SET)
+            if hashlib.sha256(_read_fd(fd, st.st_size + 1)).hexdigest() != snap.digest:
+                raise _changed(snap)
+        finally:
+            if own:
+                os.close(fd)
+    except OSError:
+        raise _changed(snap) from None
+    return st
+
+
+def replace_file(snap: Snapshot, data: bytes) -> str:
+    """Write ``data`` to the file ``snap`` was read from, if it is still that file.
+
+    The file keeps its place and its self: a symlink's target is written
+    (the link stays), and the owner, group, mode and extended attributes are
+    kept.  A new file replaces it in one step when it can be that file (one
+    link; its owner and group can be set; the folder takes a new file), so an
+    interruption leaves the old one whole; otherwise (hard links, someone
+    else's shared file, a folder that takes no new file) the file itself is
+    rewritten, after making room for the new size.  Raises BadInput, having
+    changed nothing, when the file changed since it was read or may not be
+    written.  Returns "replaced" or "in place".
+    """
+    st = check_writable(snap)
+    _same_file(snap)
+    if st.st_nlink == 1 and _replace(snap, st, data):
+        return "replaced"
+    _rewrite(snap, data)
+    return "in place"
+
+
+class _CannotKeep(Exception):
+    """A new file could not be given the old one's owner, group or attributes."""
+
+
+def _replace(snap: Snapshot, st: os.stat_result, data: bytes) -> bool:
+    """Replace the file by a new one with its owner, group, mode and attributes;
+    False (nothing changed) when the new file cannot be made so."""
+    import stat
+    import tempfile
+
+    folder, base = os.path.split(snap.real)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}-", suffix=".tmp", dir=folder)
+    except OSError:
+        return False  # the folder takes no new file
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            new = os.fstat(fd)
+            try:
+                if (new.st_uid, new.st_gid) != (st.st_uid, st.st_gid):
+                    os.fchown(fd, st.st_uid, st.st_gid)
+                _copy_xattrs(snap.real, fd)
+            except OSError:
+                raise _CannotKeep from None
+            os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which drops set-id bits
+            os.fsync(fd)
+        _same_file(snap)
+        os.replace(tmp, snap.real)
+    except _CannotKeep:
+        os.unlink(tmp)
+        return False
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was "
+                           "written") from None
+        raise
+    _sync_folder(folder)
+    return True
+
+
+def _copy_xattrs(src: str, fd: int) -> None:
+    """Give the file open as ``fd`` the extended attributes (ACLs among them) of ``src``."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(src)
+    except OSError:
+        return  # the file system has none
+    for name in names:
+        os.setxattr(fd, name, os.getxattr(src, name))
+
+
+def _sync_folder(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _rewrite(snap: Snapshot, data: bytes) -> None:
+    """Write ``data`` into the file itself (same inode), checked to be the file read."""
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(snap.real, flags)
+    except OSError as e:
+        raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; nothing was "
+                       "written") from None
+    written = False
+    try:
+        st = _same_file(snap, fd)
+        if len(data) > st.st_size and hasattr(os, "posix_fallocate"):
+            try:
+                os.posix_fallocate(fd, 0, len(data))  # a full disk fails here, not halfway
+            except OSError as e:
+                if e.errno not in (errno.EINVAL, errno.EOPNOTSUPP):  # not on this file system
+                    raise
+        written = True
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            done += os.pwrite(fd, view[done:], done)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    except OSError as e:
+        what = "it may be partly rewritten" if written else "nothing was written"
+        raise BadInput(f"cannot write {shown_path(snap.name)}: {reason(e)}; {what}") from None
+    finally:
+        os.close(fd)
 
 
 def find(text: str) -> list[Citation]:
     """Every citation in ``text``, one per id (a range gives both its ends).
 
     ``text`` of a citation is the id as written; line and column are 1-based.
+    A citation inside a URL, an HTML tag or code has ``inside`` set ("url",
+    "html" or "code"): it is reported, never checked nor renumbered.  One
+    pass over the text: the time grows with its length, never faster.
     """
-    out: list[Citation] = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     import bisect
 
-    def where(pos: int) -> tuple[int, int]:
-        n = bisect.bisect_right(line_starts, pos) - 1
-        return n + 1, pos - line_starts[n] + 1
-
+    out: list[Citation] = []
+    # Citations come in the order of the text, so the line and the stretch
+    # of links or code each one is in are found by moving forward, not by
+    # searching.
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)] + [len(text) + 1]
+    line = 0
     bounds = _paragraphs(text)
-    for start, _end, printed, spans in numbers.find_references(text):
-        keyword = bool(re.match(r"(?i)(?:sub)?rules?|sections?|cr|§", printed))
-        # The positions of the printed numbers, in order.
-        marks = list(re.finditer(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])", printed))
+    speaks: dict[int, bool] = {}
+
+    def speaks_of_rules(pos: int) -> bool:
+        # Whether the paragraph around ``pos`` speaks of rules, asked once per paragraph.
+        k = max(0, bisect.bisect_right(bounds[0], pos) - 1)
+        if k not in speaks:
+            speaks[k] = _CONTEXT.search(text, bounds[0][k], bounds[1][k]) is not None
+        return speaks[k]
+
+    skips = not_prose(text, bounds)
+    skips.append((len(text) + 1, len(text) + 1, ""))
+    skip = 0
+    # Inside links and code, the punctuation of URLs and markup reads as spaces,
+    # so "?rule=310.8a#310.8a" and "/rules/310.8a/" show their numbers (to be
+    # reported as skipped) at the same positions.
+    scan = _masked(text, skips)
+    kinds: dict[str, str] = {}
+
+    for start, _end, printed, spans in numbers.iter_references(scan):
+        # A reference printed from its word ("CR 702.19c", "rule 702.19c",
+        # "§702.19c"), not from its number (a bare or "see" number).
+        keyword = not printed[:1].isdigit()
         ids: list[tuple[str, int, int]] = []
+        first = spans[0]
+        if len(spans) == 1 and first.start == first.end and printed.endswith(first.start):
+            # One id, printed as it is (most citations): no need to find it.
+            b = start + len(printed)
+            ids.append((first.start, b - len(first.start), b))
+            spans = []
+        # The positions of the printed numbers, in order.
+        marks = list(_MARK.finditer(printed)) if spans else []
         k = 0
         for span in spans:
             for id in ([span.start] if span.start == span.end else [span.start, span.end]):
@@ -101,27 +448,38 @@ def find(text: str) -> list[Citation]:
                         ids.append((id, start + m.start(), start + m.end()))
                         break
         for id, a, b in ids:
-            kind = numbers.kind(id)
+            kind = kinds.get(id)
+            if kind is None:
+                kind = kinds[id] = numbers.kind(id)
             if not keyword:
                 # A bare number: only a subrule, or a rule on a line that speaks
                 # of rules, in its paragraph ("$120.50" and "100.5 km" are not).
                 if kind in ("section", "chapter"):
                     continue
-                if (kind == "rule" and not _CONTEXT.search(_paragraph(text, a, bounds))
-                        and not _parenthesised(text, a, b)):
+                if (kind == "rule" and not speaks_of_rules(a)
+                        and not _parenthesised(scan, a, b)):
                     continue
             # "702.19 c": a spaced subrule letter.
             if kind == "rule":
-                spaced = _SPACED_LETTER.match(text, b)
-                if spaced and not re.match(r" [a-z]\w", text[b:b + 3]):
+                spaced = _SPACED_LETTER.match(scan, b)
+                if spaced and not re.match(r" [a-z]\w", scan[b:b + 3]):
                     try:
                         id = numbers.normalize(id + spaced.group(1))
                         b = spaced.end()
                     except BadInput:
                         pass
-            ln, col = where(a)
-            out.append(Citation(text[a:b], a, b, ln, col, id))
+            while line_starts[line + 1] <= a:
+                line += 1
+            while skips[skip][1] <= a:
+                skip += 1
+            c = Citation(text[a:b], a, b, line + 1, a - line_starts[line] + 1, id)
+            if skips[skip][0] <= a:
+                c.inside = skips[skip][2]
+            out.append(c)
     return out
+
+
+_MARK = re.compile(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])")
 
 
 def _same(tok: str, id: str) -> bool:
@@ -135,7 +493,7 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 
 
 def _paragraphs(text: str) -> tuple[list[int], list[int]]:
-    """Where paragraphs start and end (between blank lines), for ``_paragraph``."""
+    """Where paragraphs start and end (between blank lines)."""
     starts, ends = [0], []
     for m in _BLANK_LINE.finditer(text):
         ends.append(m.start())
@@ -144,26 +502,204 @@ def _paragraphs(text: str) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
-def _paragraph(text: str, pos: int, bounds: tuple[list[int], list[int]]) -> str:
-    """The paragraph around ``pos``."""
-    import bisect
-
-    k = max(0, bisect.bisect_right(bounds[0], pos) - 1)
-    return text[bounds[0][k]:bounds[1][k]]
-
-
 def _parenthesised(text: str, a: int, b: int) -> bool:
     return text[max(0, a - 1):a] == "(" and text[b:b + 1] == ")"
 
 
+# -- links and code: not prose ------------------------------------------------------
+
+# A URL is found by what marks one, then read to its ends: one with a
+# scheme ("https://", the scheme read back from "://") or "www." runs up to a
+# space, a quote or an angle bracket; a word that is a relative URL, with a
+# page ("702.html"), a query ("?rule=") or a fragment glued to what comes
+# before ("page#702.19c"), stops at brackets too, so "[rule 702.19c](702.html)"
+# keeps its link text.  Searching for the marks, not trying a pattern at
+# every position, keeps this fast on long texts.
+_URL_MARKS = (re.compile(r"://"), re.compile(r"www\."))
+_URL_END = re.compile(r"[^\s<>\"'`]*")
+_SCHEME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+_RELATIVE_MARKS = (re.compile(r"\.html?\b"), re.compile(r"\?[\w.-]+="), re.compile(r"#[^\s#]"))
+_WORD_END = re.compile(r"[^\s<>\"'`()\[\]]*")
+_WORD_STOP = frozenset(" \t\r\n\f\v<>\"'`()[]")
+# Markdown: the destination of a link or image, "](...)", and a link
+# reference definition, "[x]: url".
+_MD_DESTINATION = re.compile(r"\]\([ \t]*(?:<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+_MD_REFERENCE = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:[ \t]*\S+", re.MULTILINE)
+# An HTML tag with its attributes (a comment or doctype too); bounded, so a
+# stray "<" costs no more than the text up to the next "<" or ">".
+_TAG = re.compile(r"<[A-Za-z/!][^<>]{0,4096}>")
+# Elements whose content is code.
+_CODE_TAG = re.compile(r"<(/?)(code|pre|kbd|samp|tt)\b[^<>]{0,4096}>", re.IGNORECASE)
+# A Markdown code fence: three or more backticks or tildes.
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+_TICKS = re.compile(r"`+")
+# What URLs and markup are written with; inside them it reads as a space.
+_MASK = str.maketrans({c: " " for c in "/?#=&:;[](){}<>\"'`|\\"})
+
+
+def not_prose(text: str, bounds: tuple[list[int], list[int]] | None = None
+              ) -> list[tuple[int, int, str]]:
+    """The stretches of ``text`` that are links or code, sorted and apart:
+    ``(start, end, kind)`` with kind "url", "html" or "code".
+
+    Code: Markdown fenced blocks (``` or ~~~) and code spans (`...`, within a
+    paragraph), HTML code, pre, kbd, samp and tt elements.  URLs: those with
+    a scheme or "www.", Markdown link destinations and reference definitions,
+    and relative ones ("702.html#702.19c", "?rule=310.8a").  HTML: a tag
+    with its attributes.  Indented lines are prose (plain-text notes indent
+    freely).
+    """
+    import bisect
+
+    if bounds is None:
+        bounds = _paragraphs(text)
+    spans: list[tuple[int, int, str]] = []
+    # Fenced blocks first: nothing inside one is anything else.
+    fences: list[tuple[int, int, str]] = []
+    pos = 0
+    while (m := _FENCE.search(text, pos)) is not None:
+        mark = m[1]
+        if mark[0] == "`" and "`" in m[2]:  # not a fence: "```a` b```" is code inline
+            pos = m.end()
+            continue
+        close = re.compile(rf"^[ \t]{{0,3}}{re.escape(mark[0])}{{{len(mark)},}}[ \t\r]*$",
+                           re.MULTILINE).search(text, m.end())
+        end = close.end() if close else len(text)
+        fences.append((m.start(), end, "code"))
+        pos = max(end, m.end())
+    spans += fences
+    fence_starts = [f[0] for f in fences]
+
+    def in_fence(p: int) -> bool:
+        k = bisect.bisect_right(fence_starts, p) - 1
+        return k >= 0 and p < fences[k][1]
+
+    # Code spans: a run of backticks up to the next run of the same length in
+    # the same paragraph (an unmatched run is a literal backtick).
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text) if not in_fence(m.start())]
+    by_length: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(k)
+    k = 0
+    while k < len(runs):
+        a, b = runs[k]
+        same = by_length[b - a]
+        j = bisect.bisect_right(same, k)
+        para = bisect.bisect_right(bounds[0], a) - 1
+        if j < len(same) and runs[same[j]][0] < bounds[1][max(0, para)]:
+            spans.append((a, runs[same[j]][1], "code"))
+            k = same[j] + 1
+        else:
+            k += 1
+    # HTML code elements, the first open tag to its closing tag.
+    open_at, name = -1, ""
+    for m in _CODE_TAG.finditer(text):
+        if not m[1] and open_at < 0:
+            open_at, name = m.start(), m[2].lower()
+        elif m[1] and open_at >= 0 and m[2].lower() == name:
+            spans.append((open_at, m.end(), "code"))
+            open_at = -1
+    for m in _TAG.finditer(text):
+        spans.append((m.start(), m.end(), "url" if "://" in m[0][:40] else "html"))
+    spans += _urls(text)
+    for pattern in (_MD_DESTINATION, _MD_REFERENCE):
+        spans += [(m.start(), m.end(), "url") for m in pattern.finditer(text)]
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    merged: list[tuple[int, int, str]] = []
+    for a, b, kind in spans:
+        if merged and a < merged[-1][1]:  # within (or across the end of) the one before
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b, merged[-1][2])
+            continue
+        merged.append((a, b, kind))
+    return merged
+
+
+def _urls(text: str) -> list[tuple[int, int, str]]:
+    """The URLs of ``text`` (see ``_URL_MARK``) as ``(start, end, "url")``."""
+    out = []
+    marks = [m for pattern in _URL_MARKS for m in pattern.finditer(text)]
+    marks.sort(key=lambda m: m.start())
+    last = 0
+    for m in marks:
+        a = m.start()
+        if a < last:
+            continue  # inside the URL before
+        if m[0] == "www." and a > 0 and (text[a - 1].isalnum() or text[a - 1] == "_"):
+            continue  # not at the start of a word
+        if m[0] == "://":
+            while a > 0 and text[a - 1] in _SCHEME and m.start() - a < 32:
+                a -= 1
+            if a == m.start() or not text[a].isalpha():
+                continue
+        end = _URL_END.match(text, m.end()).end()  # type: ignore[union-attr]  # * always matches
+        if end > m.end():
+            out.append((a, end, "url"))
+            last = end
+    for pattern in _RELATIVE_MARKS:
+        last = 0  # each word is read once: a mark inside the last one found is skipped
+        for m in pattern.finditer(text):
+            a = m.start()
+            if a < last:
+                continue
+            if m[0][0] == "#" and (a == 0 or text[a - 1] in _WORD_STOP or text[a - 1] == "#"):
+                continue  # "#702.19c" alone is a heading or a number, not a fragment
+            while a > last and text[a - 1] not in _WORD_STOP:
+                a -= 1
+            last = _WORD_END.match(text, m.start()).end()  # type: ignore[union-attr]
+            out.append((a, last, "url"))
+    return out
+
+
+def _masked(text: str, skips: list[tuple[int, int, str]]) -> str:
+    """``text`` with the punctuation of links and code turned into spaces."""
+    if not skips:
+        return text
+    out, last = [], 0
+    for a, b, _kind in skips:
+        if a >= len(text):
+            break
+        out.append(text[last:a])
+        out.append(text[a:b].translate(_MASK))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+class Checked:
+    """What ``checked`` found: the citations (``Citation`` objects, in the
+    text's order), the release they were read in, and the removal dates."""
+
+    def __init__(self, release: str, latest: str, citations: list[Citation],
+                 removed: dict[str, str]):
+        self.release, self.latest = release, latest
+        self.citations, self.removed = citations, removed
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.citations if c.status == status)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``cite-check --json`` contract (plus ``latest``, ``problems``, ``removed``)."""
+        return {"release": self.release, "latest": self.latest,
+                "citations": [c.to_dict() for c in self.citations],
+                "problems": self.count("moved") + self.count("missing"),
+                "removed": self.removed}
+
+
 def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
-    """Find and check every citation; the ``cite-check --json`` contract.
+    """Find and check every citation: ``checked(...).to_dict()``."""
+    return checked(store, text, as_of).to_dict()
+
+
+def checked(store: Any, text: str, as_of: str | None = None) -> Checked:
+    """Find and check every citation of ``text``.
 
     Against the release in effect on ``as_of`` (default: the latest): an id
     it lacks is ``missing`` (with the nearest ids); one renumbered since is
     ``moved`` (``now`` is today's number); one removed since is ``missing``
     (``removed`` gives the date).  Without ``as_of``, an id that today's
     rules lack but an older release has is followed from that release.
+    One written inside a URL, an HTML tag or code is ``skipped``.
     """
     from crsearch.store.lookup import Library
 
@@ -172,12 +708,15 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
     cites = find(text)
     lib_base = Library(base)
     lib_now = Library(latest) if base is not latest else lib_base
+    near_base, near_now = _Nearest(lib_base), _Nearest(lib_now)
     follow: dict[str, list[Citation]] = {}
     orphans: list[Citation] = []
     for c in cites:
-        if not lib_base.exists(c.id):
+        if c.inside is not None:
+            c.status = "skipped"
+        elif not lib_base.exists(c.id):
             if as_of:
-                c.status, c.nearest = "missing", lib_base.suggestions(c.id)
+                c.status, c.nearest = "missing", near_base(c.id)
             else:
                 orphans.append(c)
         elif base is not latest:
@@ -189,7 +728,7 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
         for id, group in follow.items():
             now, date = traced.get(id, (id, latest.effective_date))
             for c in group:
-                _settle(c, now, date, lib_now, removed)
+                _settle(c, now, date, lib_now, near_now, removed)
     if orphans:
         # Not in today's rules: maybe a number from an older release, the
         # newest that has it.  Each release's id list is read once.
@@ -220,14 +759,11 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
             traced_old.update(cache.trace(group_ids, date))
         for c in orphans:
             if c.id not in traced_old:
-                c.status, c.nearest = "missing", lib_now.suggestions(c.id)
+                c.status, c.nearest = "missing", near_now(c.id)
             else:
-                _settle(c, *traced_old[c.id], lib_now, removed)
+                _settle(c, *traced_old[c.id], lib_now, near_now, removed)
     cache.save()
-    problems = sum(1 for c in cites if c.status != "ok")
-    return {"release": base.effective_date, "latest": latest.effective_date,
-            "citations": [c.to_dict() for c in cites], "problems": problems,
-            "removed": removed}
+    return Checked(base.effective_date, latest.effective_date, cites, removed)
 
 
 class _TraceCache:
@@ -300,7 +836,21 @@ class _TraceCache:
                 pass
 
 
-def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
+class _Nearest:
+    """A library's "did you mean" for missing ids, worked out once per id
+    (a text may cite the same missing number thousands of times)."""
+
+    def __init__(self, lib: Any):
+        self.lib = lib
+        self.known: dict[str, list[str]] = {}
+
+    def __call__(self, id: str) -> list[str]:
+        if id not in self.known:
+            self.known[id] = self.lib.suggestions(id)
+        return self.known[id]
+
+
+def _settle(c: Citation, now: str | None, date: str, lib_now: Any, nearest: _Nearest,
             removed: dict[str, str]) -> None:
     if now is None:
         c.status, c.nearest = "missing", []
@@ -308,7 +858,19 @@ def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
     elif now != c.id:
         c.status, c.now = "moved", now
     elif not lib_now.exists(now):
-        c.status, c.nearest = "missing", lib_now.suggestions(now)
+        c.status, c.nearest = "missing", nearest(now)
+
+
+def renumbered(text: str, citations: list[Citation]) -> str:
+    """``text`` with each moved citation (as ``checked`` gives them) renumbered."""
+    out, last = [], 0
+    for c in citations:
+        if c.status == "moved" and c.now is not None:
+            out.append(text[last:c.start])
+            out.append(c.now)
+            last = c.end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]) -> str:
@@ -326,12 +888,6 @@ def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]
     return "".join(out)
 
 
-def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Replace ``path`` with ``text`` atomically, keeping its permissions:
-    an interruption leaves the old file whole."""
-    from crsearch.files import write_atomic as write
-
-    write(path, text.encode(encoding), mode=os.stat(path).st_mode & 0o7777, sync=True)
-
-
-__all__ = ["Citation", "check", "find", "fixed_text", "read_text", "write_atomic"]
+__all__ = ["Checked", "Citation", "Snapshot", "check", "check_writable", "checked", "encode",
+           "find", "fixed_text", "not_prose", "read_file", "read_text", "renumbered",
+           "replace_file", "shown_path"]

@@ -24,7 +24,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from crsearch.errors import BadInput, NotFound
+from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules import numbers
 from crsearch.rules.glossary import is_keyword_id, title_variants
 from crsearch.rules.model import GLOSSARY_PREFIX
@@ -283,7 +283,7 @@ class Engine:
         self.last_features = {}
         self.last_path = "fast" if self.fast is not None else "whoosh"
         if q.bad_number:
-            raise NotFound(f"{q.bad_number!r} is not a rule in the {self.release} rules "
+            raise NotFound(f"{short(q.bad_number)!r} is not a rule in the {self.release} rules "
                            f"({q.bad_reason.split(': ', 1)[-1]})", self._near_ids(q.bad_number))
         if q.truncated:
             result.notes.append(f"the query was cut to its first {len(q.text)} characters")

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from crsearch.errors import BadInput
+from crsearch.errors import BadInput, short
 from crsearch.rules import numbers
 from crsearch.rules.text import STOP_WORDS, fold, norm_title, words
 from crsearch.search.vocab import FILLER, FIRST_PERSON, JARGON, QUESTION_WORDS, SLANG, SYNONYMS
@@ -188,7 +188,7 @@ def parse(raw: str) -> ParsedQuery:
     q.passage = not q.question and (len(q.words) >= 9 or lost or (
         len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text))))
     if not q.words and not q.ids and not q.filters:
-        raise BadInput(f"the query {raw[:60]!r} has nothing to search for: type a rule number, "
+        raise BadInput(f"the query {short(raw, 60)!r} has nothing to search for: type a rule number, "
                        "a keyword, a term or a question")
     return q
 
@@ -320,7 +320,7 @@ def _filter_value(name: str, value: str) -> str:
                    "definition": "glossary"}
         v = aliases.get(v, v)
         if v not in KINDS:
-            raise BadInput(f"kind:{value} is not a kind; use one of {', '.join(KINDS)}")
+            raise BadInput(f"kind:{short(value)} is not a kind; use one of {', '.join(KINDS)}")
         return v
     try:
         id = numbers.normalize(value)
@@ -329,7 +329,7 @@ def _filter_value(name: str, value: str) -> str:
     want = "section" if name == "section" else "chapter"
     if not id or numbers.kind(id) != want:
         example = "section:7" if name == "section" else "chapter:702"
-        raise BadInput(f"{name}:{value} is not a {want} number (as in {example})")
+        raise BadInput(f"{name}:{short(value)} is not a {want} number (as in {example})")
     return id
 
 

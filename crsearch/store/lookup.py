@@ -79,6 +79,7 @@ class Library:
         self.rule_ids: list[str] = meta["rule_ids"]
         self._exists = {*self.sections, *self.chapters, *self.rule_ids}
         self._existing: list[str] | None = None
+        self._near: Any = None  # a suggest.NearIds, made on the first "did you mean"
         self._chapter_data: dict[str, list[dict[str, Any]]] = {}
         self._rules: dict[str, Rule] = {}
 
@@ -122,9 +123,11 @@ class Library:
 
     def suggestions(self, id: str, limit: int = 5) -> list[str]:
         """Existing ids near a missing one (see ``suggest.did_you_mean``)."""
-        from crsearch.rules.suggest import did_you_mean
+        from crsearch.rules.suggest import NearIds, did_you_mean
 
-        return did_you_mean(id, self._exists, limit)
+        if self._near is None:  # sorted once, for callers that ask about many ids
+            self._near = NearIds(self._exists)
+        return did_you_mean(id, self._exists, limit, near=self._near)
 
     def lookup(self, specs: list[str], children: bool = True) -> Lookup:
         """Resolve rule numbers, ranges and lists to the items to show.
