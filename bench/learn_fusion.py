@@ -35,7 +35,7 @@ def subrules_first(engine, ids: list[str]) -> list[str]:
     config = engine.config
     return [i for i, _ in order([(i, 0.0) for i in ids],
                                 lambda id: engine.index.is_title_rule(id, config.title_rule_words),
-                                config.subrule_reach)]
+                                config.subrules_window)]
 
 
 def mrr(engine, data: list[dict], model=None) -> float:

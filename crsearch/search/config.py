@@ -32,10 +32,14 @@ class RankingConfig:
     tier_step: float = 0.01
     #: A title quoted in a pasted passage follows the passage's rule by this much.
     quoted_title_step: float = 0.001
-    #: Score of a keyword's subrule that names the other keyword, and how many
-    #: of the best subrules are kept (the idf of the words they share adds up).
-    together_name: float = 10.0
-    together_max: int = 4
+    #: A pasted passage of at most this many words besides its quoted titles
+    #: is mostly the title: the titled rule or chapter comes first.
+    fragment_words: int = 3
+    #: Keywords named together ("deathtouch trample"): a subrule of one that
+    #: names the other gets ``interaction_name`` (plus the idf of the words
+    #: they share); the ``interaction_top`` best are kept.
+    interaction_name: float = 10.0
+    interaction_top: int = 4
 
     # -- retrieve (``lexical``) ------------------------------------------------
     #: How many BM25 candidates are re-ranked (a question in a player's
@@ -69,16 +73,17 @@ class RankingConfig:
     #: Bonus for the subrules of a keyword the query names ("ward counter spell").
     named: float = 0.4
     #: Bonus per subrule of a rule among a question's candidates (at most
-    #: ``parent_max``), given to that rule ("when does a player lose the game":
-    #: 104.3 over 104.3a, 104.3b ...).
+    #: ``parent_max``), for a rule with at least ``parent_min`` of them
+    #: ("when does a player lose the game": 104.3 over 104.3a, 104.3b ...).
     parent: float = 0.15
     parent_max: int = 4
+    parent_min: int = 3
     #: Malus of glossary entries for questions of several words.
     glossary_multi: float = 0.5
     #: Bonus of a result that has every "quoted phrase" of the query.
     phrase: float = 0.8
     #: Malus of chapter and section headings among the full-text results.
-    heading: float = 0.15
+    chapter: float = 0.15
     #: Malus of a rule that a pasted passage cites (a passage does not cite itself).
     cited: float = 1.0
 
@@ -102,9 +107,9 @@ class RankingConfig:
     learned_fusion: bool = True
     semantic: float = 1.0
     #: A rule that is only a title (at most ``title_rule_words`` words) ranked
-    #: at most ``subrule_reach`` places above one of its subrules goes below it.
+    #: at most ``subrules_window`` places above one of its subrules goes below it.
     title_rule_words: int = 4
-    subrule_reach: int = 3
+    subrules_window: int = 3
 
     # -- present (``present``) -----------------------------------------------------
     #: Words in a result's snippet.

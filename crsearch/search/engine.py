@@ -182,7 +182,7 @@ class Engine:
             return ranked
         ranked = self._fuse(q, ranked, tables.with_steps(scored.evidence, steps), trace, asked_skip)
         return fusion.subrules_first(
-            ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrule_reach)
+            ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrules_window)
 
     def _fuse(self, q: ParsedQuery, ranked: list[tuple[str, float]],
               evidence: dict[str, fusion.Evidence], trace: Trace,

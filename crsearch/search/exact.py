@@ -75,7 +75,7 @@ def find(index: Index, q: ParsedQuery, long_question: bool, config: RankingConfi
     titles = title_matches(index, q)
     if q.passage:
         cited = [i for span in q.ids for i in numbers.expand(span, index.id_set)]
-        if len(q.words) - sum(len(p.split()) for p in q.phrases) > 3:
+        if len(q.words) - sum(len(p.split()) for p in q.phrases) > config.fragment_words:
             return Exact(placed, titles + cited)
         # A short fragment ("See rule , “Combat Damage Step.”") is mostly
         # the title: the titled rule or chapter comes first.
@@ -173,9 +173,9 @@ def keywords_together(index: Index, q: ParsedQuery, config: RankingConfig) -> li
             s = 0.0
             for o in others:
                 if names[o] and names[o] <= stems:
-                    s += config.together_name
+                    s += config.interaction_name
                 s += sum(index.idf(t) for t in stems & vocab[o]
                          if t not in names[k])
             scored.append((s, i))
     scored.sort(key=lambda t: -t[0])
-    return [i for s, i in scored[:config.together_max] if s > 0]
+    return [i for s, i in scored[:config.interaction_top] if s > 0]

@@ -188,7 +188,7 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
                   or any(a <= tstems for a in w.alts.get(s, ())))
         e.coverage = (got / w.total_weight) ** 2
         score += config.coverage * e.coverage
-    if w.question and w.in_candidates.get(doc["id"], 0) >= 3:
+    if w.question and w.in_candidates.get(doc["id"], 0) >= config.parent_min:
         # A rule whose subrules answer the question sums them up.
         e.parent = min(w.in_candidates[doc["id"]], config.parent_max)
         score += config.parent * e.parent
@@ -217,7 +217,7 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
         return None  # a typed "quoted phrase" must appear as written
     if doc["kind"] in ("chapter", "section"):
         e.chapter = 1.0
-        score -= config.heading
+        score -= config.chapter
     return score, e
 
 

@@ -99,7 +99,7 @@ def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir):
     order = sorted(scores.items(), key=lambda t: -t[1])
     title_rule = lambda id: engine.index.is_title_rule(id, DEFAULT.title_rule_words)
     assert [h.id for h in learned.results] == \
-        [i for i, _ in fusion.subrules_first(order, title_rule, DEFAULT.subrule_reach)][:10]
+        [i for i, _ in fusion.subrules_first(order, title_rule, DEFAULT.subrules_window)][:10]
     assert {"122.2", "400.7"} & {h.id for h in learned.results[:2]}
     # Without the search asking, the rows stay out of the result.
     assert engine.search(question, 10).features == {}

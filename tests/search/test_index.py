@@ -406,7 +406,7 @@ def test_a_subrule_that_answers_ranks_above_its_rule(engine):
     from crsearch.search.config import DEFAULT
     from crsearch.search.fusion import subrules_first as order
 
-    def subrules_first(scored, reach=DEFAULT.subrule_reach):
+    def subrules_first(scored, reach=DEFAULT.subrules_window):
         return order(scored, lambda id: engine.index.is_title_rule(id, DEFAULT.title_rule_words),
                      reach)
 
@@ -545,6 +545,19 @@ def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     st = terms.stat()
     os.utime(terms, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
     assert engine_for(Fake) is not first
+
+
+def test_the_engine_cache_keeps_one_engine_per_config(indexed_data_dir):
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.engine import engine_for
+    from crsearch.store.datadir import Store
+
+    stored = Store(indexed_data_dir).pick()
+    shipped = engine_for(stored)
+    other = engine_for(stored, DEFAULT.but(topic=0.0))
+    assert other is not shipped and other.config.topic == 0.0 and shipped.config is DEFAULT
+    assert engine_for(stored, DEFAULT.but(topic=0.0)) is other   # an equal config
+    assert engine_for(stored, DEFAULT) is shipped
 
 
 def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):
