@@ -28,7 +28,7 @@ class RankingConfig:
     #: two keywords meet; each further result of a layer ``tier_step`` less.
     number_tier: float = 1000.0
     title_tier: float = 500.0
-    together_tier: float = 300.0
+    interaction_tier: float = 300.0
     tier_step: float = 0.01
     #: A title quoted in a pasted passage follows the passage's rule by this much.
     quoted_title_step: float = 0.001

@@ -7,7 +7,7 @@
 3. two keywords or more: the rules where they meet ("deathtouch trample").
 
 Each layer places its results at a tier of scores (``RankingConfig``'s
-``number_tier``, ``title_tier``, ``together_tier``) above every full-text
+``number_tier``, ``title_tier``, ``interaction_tier``) above every full-text
 score, in its own order.
 """
 
@@ -90,7 +90,7 @@ def find(index: Index, q: ParsedQuery, long_question: bool, config: RankingConfi
     if long_question:
         return Exact(placed, [], together)
     placed += [(id, s, "keywords together")
-               for id, s in tier(config.together_tier, config.tier_step, together)]
+               for id, s in tier(config.interaction_tier, config.tier_step, together)]
     return Exact(placed)
 
 
