@@ -100,7 +100,7 @@ class Index:
     @property
     def first_path(self) -> str:
         """The backend a query tries first: "fast" or "whoosh"."""
-        return "fast" if self.fast is not None else "whoosh"
+        return "fast" if self.fast is not None and self._fast_scores else "whoosh"
 
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
                    filters: dict[str, str], limit: int) -> tuple[list[tuple[Doc, float]], str]:

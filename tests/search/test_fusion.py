@@ -179,6 +179,18 @@ def test_the_shipped_weights_are_written_as_the_tool_writes_them(monkeypatch):
     assert w.trained_on == learn_fusion.trained_on(parts, 1.0)
 
 
+def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir, monkeypatch):
+    """data/fusion.json is current: tools/learn_fusion.py learns it again,
+    byte for byte, from today's development questions (about a minute)."""
+    from crsearch.search.engine import Engine
+    from crsearch.store.datadir import Store
+
+    learn_fusion = _learning_tool(monkeypatch)
+    engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir,
+                    config=DEFAULT.but(learned_fusion=False))
+    assert learn_fusion.learn(engine) == (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
+
+
 def _page(url: str) -> str:
     """One public page, however it is reached: a Stack Exchange question, a
     Reddit thread (through any mirror), a Cranial Insertion article (either
