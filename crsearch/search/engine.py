@@ -22,8 +22,7 @@ opened index, which many threads may search at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Set
-from dataclasses import dataclass, field
+from collections.abc import Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +38,18 @@ from crsearch.search.schema import TERMS
 __all__ = ["Engine", "Hit", "SearchResult", "engine_for", "is_long_question", "search"]
 
 
-@dataclass
 class Trace:
     """What the stages noted about one query, in the order they ran: per id
-    why it was found (``Hit.why``), and how the meaning was used."""
+    why it was found (``Hit.why``), how the meaning was used, which backend
+    answered and the learned fusion's feature rows."""
 
-    why: dict[str, dict[str, Any]] = field(default_factory=dict)
-    semantic: str | None = None
-    backend: str = ""
-    features: dict[str, list[float]] = field(default_factory=dict)
+    __slots__ = ("why", "semantic", "backend", "features")
+
+    def __init__(self, backend: str):
+        self.why: dict[str, dict[str, Any]] = {}
+        self.semantic: str | None = None
+        self.backend = backend
+        self.features: dict[str, list[float]] = {}
 
     def note(self, notes: dict[str, dict[str, Any]]) -> None:
         for id, got in notes.items():
@@ -156,7 +158,7 @@ class Engine:
             for id in self.index.all_passing(q.filters, limit):
                 ranking.add(id, 0.0, "words")
 
-    def _full_text(self, q: ParsedQuery, together: list[str], long_question: bool,
+    def _full_text(self, q: ParsedQuery, together: Sequence[str], long_question: bool,
                    trace: Trace, asked_skip: Set[str]) -> list[tuple[str, float]]:
         """Retrieve, features, tables and (for a long question) fuse."""
         index, config = self.index, self.config

@@ -14,8 +14,7 @@ score, in its own order.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
 from crsearch.rules.glossary import is_keyword_id, title_variants
@@ -32,18 +31,17 @@ def tier(top: float, step: float, ids: list[str]) -> Iterator[tuple[str, float]]
         top -= step
 
 
-@dataclass(frozen=True)
-class Exact:
+class Exact(NamedTuple):
     """The exact layers' results for a query that is not only rule numbers."""
 
     #: (id, score, found_by) in the order the layers place them.
-    placed: list[tuple[str, float, str]] = field(default_factory=list)
+    placed: list[tuple[str, float, str]]
     #: A passage's quoted titles and cited rules: shown right after the
     #: passage's own rule (their numbers were lost, or they are citations).
-    after_first: list[str] = field(default_factory=list)
+    after_first: tuple[str, ...] = ()
     #: The rules where the keywords a long question names meet: evidence
     #: for the tables stage, not first places.
-    together: list[str] = field(default_factory=list)
+    together: tuple[str, ...] = ()
 
 
 def numbered(index: Index, q: ParsedQuery, config: RankingConfig) -> list[tuple[str, float]]:
@@ -76,7 +74,7 @@ def find(index: Index, q: ParsedQuery, long_question: bool, config: RankingConfi
     if q.passage:
         cited = [i for span in q.ids for i in numbers.expand(span, index.id_set)]
         if len(q.words) - sum(len(p.split()) for p in q.phrases) > config.fragment_words:
-            return Exact(placed, titles + cited)
+            return Exact(placed, tuple(titles + cited))
         # A short fragment ("See rule , “Combat Damage Step.”") is mostly
         # the title: the titled rule or chapter comes first.
         placed += [(id, config.title_tier - n * config.tier_step, "title")
@@ -88,7 +86,7 @@ def find(index: Index, q: ParsedQuery, long_question: bool, config: RankingConfi
     # are one more piece of evidence, weighed like a topic, not the first results.
     together = keywords_together(index, q, config) if not q.phrases else []
     if long_question:
-        return Exact(placed, [], together)
+        return Exact(placed, (), tuple(together))
     placed += [(id, s, "keywords together")
                for id, s in tier(config.interaction_tier, config.tier_step, together)]
     return Exact(placed)

@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Callable, Set
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
@@ -146,8 +146,7 @@ def _second_best(values: list[float], own: float) -> float:
 FILE = "fusion.json"
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(NamedTuple):
     """A linear model over standardised ``FEATURES``: one mean, scale and
     weight per feature, and what it was trained on."""
 
@@ -194,8 +193,7 @@ def scores(rows: dict[str, list[float]], weights: Weights) -> dict[str, float]:
 
 # -- the stage --------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Fused:
+class Fused(NamedTuple):
     """What the fuse stage made of a long question's lexical ranking."""
 
     #: (id, score), best first.
@@ -203,9 +201,9 @@ class Fused:
     #: How the meaning was used (``--why``'s ``understood.semantic``).
     note: str
     #: Per id: its similarity and semantic rank, the question asked before it answered.
-    why: dict[str, dict[str, Any]] = field(default_factory=dict)
+    why: dict[str, dict[str, Any]]
     #: Per id: its row of ``FEATURES`` (what ``tools/learn_fusion.py`` learns from).
-    features: dict[str, list[float]] = field(default_factory=dict)
+    features: dict[str, list[float]]
 
 
 def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Evidence],
@@ -221,7 +219,7 @@ def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Ev
 
     vec = vectors.query(question_words(q))
     if vec is None:
-        return Fused(scored, "no known words")
+        return Fused(scored, "no known words", {}, {})
     sims = {id: vectors.similarity(vec, id) for id, _ in scored}
     ranked = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
     why: dict[str, dict[str, Any]] = {

@@ -12,8 +12,8 @@ side, a pasted passage's word pairs), and keeps each part as
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import NamedTuple
 
 from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
@@ -24,8 +24,7 @@ from crsearch.search.query import ParsedQuery, alternatives
 from crsearch.search.vocab import QUESTION_WORDS
 
 
-@dataclass(frozen=True)
-class Terms:
+class Terms(NamedTuple):
     """The query's stems for the full-text search."""
 
     #: Every stem to retrieve with, in order: the typed words', their other
@@ -33,9 +32,9 @@ class Terms:
     stems: list[str]
     #: A typed word's stem -> the stems of each of its other wordings (they
     #: count as the word).
-    alts: dict[str, list[set[str]]] = field(default_factory=dict)
+    alts: dict[str, list[set[str]]]
     #: Each quoted phrase's stems.
-    phrases: list[list[str]] = field(default_factory=list)
+    phrases: list[list[str]]
 
 
 def terms_of(index: Index, q: ParsedQuery) -> Terms:
@@ -68,8 +67,7 @@ def _add_new(stems: list[str], more: Iterable[str]) -> None:
             stems.append(s)
 
 
-@dataclass(frozen=True)
-class Candidates:
+class Candidates(NamedTuple):
     """The retrieve stage's output: the BM25F candidates, best first."""
 
     hits: list[tuple[Doc, float]]
@@ -102,8 +100,7 @@ def retrieve(index: Index, q: ParsedQuery, terms: Terms, long_question: bool,
     return Candidates(hits, path)
 
 
-@dataclass(frozen=True)
-class Lexical:
+class Lexical(NamedTuple):
     """The features stage's output."""
 
     #: (id, hand-set lexical score), in the candidates' order (a typed
@@ -113,8 +110,7 @@ class Lexical:
     evidence: dict[str, Evidence]
 
 
-@dataclass(frozen=True)
-class _Wording:
+class _Wording(NamedTuple):
     """What every candidate of one query is compared with."""
 
     stem_set: set[str]

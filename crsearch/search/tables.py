@@ -5,16 +5,15 @@ names lift the rules they point to.
 cards (``data/cards.txt``); an index keeps both ready (``fastindex``).  A
 question whose cue words or card names match gets a bonus for each of
 their rules (``RankingConfig.topic``, ``card``), and so do the rules where
-the keywords a long question names meet (``exact.together``); rules the
+the keywords a long question names meet (``exact.keywords_together``); rules the
 words missed join the candidates.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from crsearch.rules.text import words
 from crsearch.search.config import RankingConfig
@@ -65,8 +64,7 @@ class Tables:
         return self._cards
 
 
-@dataclass(frozen=True)
-class Named:
+class Named(NamedTuple):
     """One thing the question names that a table knows: a topic's cue, a card,
     or the keywords a long question names together, and the rules it points to."""
 
@@ -76,7 +74,7 @@ class Named:
     rules: tuple[str, ...]
 
 
-def named(tables: Tables, q: ParsedQuery, together: list[str], keyword_titles: list[str],
+def named(tables: Tables, q: ParsedQuery, together: Sequence[str], keyword_titles: list[str],
           config: RankingConfig) -> list[Named]:
     """What the tables find in the query, in order: topics, then cards (for a
     question), then the keywords named together (``together``: the rules
@@ -91,17 +89,16 @@ def named(tables: Tables, q: ParsedQuery, together: list[str], keyword_titles: l
     return found
 
 
-@dataclass(frozen=True)
-class Lifted:
+class Lifted(NamedTuple):
     """The tables stage's output."""
 
     #: (id, score): the lexical scores with the bonuses, and the rules only
     #: the tables found after them.
     scores: list[tuple[str, float]]
     #: Per id, why its best bonus was given: {"topic": cue} or {"card": name} ...
-    why: dict[str, dict[str, Any]] = field(default_factory=dict)
+    why: dict[str, dict[str, Any]]
     #: Per id, the steps of its topics' and cards' bonuses (for the learned fusion).
-    steps: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
+    steps: dict[str, tuple[list[float], list[float]]]
 
 
 def lift(q: ParsedQuery, scored: list[tuple[str, float]], found: list[Named], has_id: Callable[[str], bool],
@@ -128,7 +125,7 @@ def lift(q: ParsedQuery, scored: list[tuple[str, float]], found: list[Named], ha
             topics, cards = steps.setdefault(id, ([], []))
             (cards if hit.why == "card" else topics).append(step)
     if not given:
-        return Lifted(scored)
+        return Lifted(scored, {}, {})
     # The best bonus, and a share of the others: more evidence, in any order.
     bonus = {id: max(bs) + config.again * (sum(bs) - max(bs)) for id, bs in given.items()}
     out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]

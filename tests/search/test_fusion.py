@@ -179,16 +179,28 @@ def test_the_shipped_weights_are_written_as_the_tool_writes_them(monkeypatch):
     assert w.trained_on == learn_fusion.trained_on(parts, 1.0)
 
 
-def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir, monkeypatch):
+def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir):
     """data/fusion.json is current: tools/learn_fusion.py learns it again,
-    byte for byte, from today's development questions (about a minute)."""
-    from crsearch.search.engine import Engine
+    byte for byte, from today's development questions (about a minute; with
+    the tool's hash seed, as the sums over sets of floats follow it)."""
+    import os
+    import subprocess
+    import sys
+
     from crsearch.store.datadir import Store
 
-    learn_fusion = _learning_tool(monkeypatch)
-    engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir,
-                    config=DEFAULT.but(learned_fusion=False))
-    assert learn_fusion.learn(engine) == (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
+    code = ("import sys\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "from crsearch.search.config import DEFAULT\n"
+            "from crsearch.search.engine import Engine\n"
+            "from tools.learn_fusion import learn\n"
+            "engine = Engine(sys.argv[2], config=DEFAULT.but(learned_fusion=False))\n"
+            "sys.stdout.write(learn(engine))\n")
+    index_dir = Store(indexed_data_dir).pick("2026-08-07").index_dir
+    got = subprocess.run([sys.executable, "-c", code, str(ROOT), str(index_dir)],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
 
 
 def _page(url: str) -> str:
