@@ -179,7 +179,7 @@ class Engine:
                 index.id_set.__contains__, index.rule_order(), config)
             trace.note(lifted.why)
             ranked, steps = lifted.scores, lifted.steps
-        ranked.sort(key=lambda t: -t[1])
+        ranked = sorted(ranked, key=lambda t: -t[1])
         if not long_question:
             return ranked
         ranked = self._fuse(q, ranked, tables.with_steps(scored.evidence, steps), trace, asked_skip)
