@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from crsearch.desk.card import CardInfo
     from crsearch.ingest.pipeline import ImportResult
     from crsearch.rules.model import GlossaryEntry, Release, Rule
+    from crsearch.search.config import RankingConfig
     from crsearch.search.engine import SearchResult
     from crsearch.store.datadir import StoredRelease
     from crsearch.store.lookup import Library, Lookup
@@ -147,15 +148,20 @@ class Rules:
                     entries.append(TocEntry(1, r.id, r.title or first_words(r.text)))
         return Toc(lib.meta["effective_date"], target, entries)
 
-    def search(self, query: str, limit: int = 10) -> SearchResult:
-        """Ranked search: a keyword, term, question, rule number or pasted text."""
+    def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
+        """Ranked search: a keyword, term, question, rule number or pasted text.
+
+        ``config`` ranks otherwise than crsearch ships (``search.config``):
+        ``rules.search("humility", config=DEFAULT.but(card=0))``.
+        """
         from crsearch.errors import BadInput
+        from crsearch.search.config import DEFAULT
         from crsearch.search.engine import engine_for
 
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        return engine_for(self.stored()).search(query, limit)
+        return engine_for(self.stored(), config or DEFAULT).search(query, limit)
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""

@@ -114,6 +114,19 @@ def test_search_is_search_json(indexed_data_dir):
     assert rules.search("deathtuch").suggestion == "deathtouch"
 
 
+def test_search_ranks_by_the_config_given(indexed_data_dir):
+    from crsearch.search.config import DEFAULT
+
+    rules = Rules.open(indexed_data_dir)
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+    shipped = rules.search(question)
+    assert any(h.why.get("card") == "humility" for h in shipped.results)
+    without_cards = rules.search(question, config=DEFAULT.but(card=0.0))
+    assert not any("card" in h.why for h in without_cards.results)
+    # Another config does not change what the shipped one ranks.
+    assert [h.id for h in rules.search(question).results] == [h.id for h in shipped.results]
+
+
 # -- the objects behind to_dict() ----------------------------------------------------
 
 def test_results_are_typed_objects(rules):

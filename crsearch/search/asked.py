@@ -1,8 +1,8 @@
 """Questions asked before: rules questions that players asked in public,
 with the rules that answered them and where.
 
-``data/asked.json`` holds them (written by ``bench/learn_fusion.py
---write-asked`` from the development questions of ``bench/``, in the
+``data/asked.json`` holds them (written by ``tools/learn_fusion.py``
+from the development questions of ``bench/``, in the
 project's own words, never a held-out question).  Their ids are numbered
 for the release they were checked against; each id carries a few of its
 text's rarest words, so that a release where the number means something

@@ -14,9 +14,9 @@ Written next to the Whoosh index at build time, read by ``FastBackend``:
   each line starts and the checksum of the data file each came from (a stale
   or damaged copy is rebuilt in memory, never trusted).
 
-``FastBackend`` has the same small interface as ``index.WhooshBackend``
+``FastBackend`` has the same small interface as ``backends.WhooshBackend``
 (``stored``, ``doc_frequency``, ``doc_count``, ``candidates``), so the
-ranking in ``search.Engine`` does not care which one answers.  JSON and the
+ranking (``index.Index``) does not care which one answers.  JSON and the
 standard library only: no Whoosh import on this path.
 """
 
@@ -263,6 +263,11 @@ class TableParts:
         self.info = info
         self.letters: list[str] = sorted(info.get("parts") or {})
         self._read: dict[str, Any] = {}
+
+    @property
+    def letters_read(self) -> set[str]:
+        """The letters whose parts were asked for so far."""
+        return set(self._read)
 
     def part(self, letter: str) -> dict[str, Any] | None:
         """The part of one first letter (None when there is none or it is unreadable)."""

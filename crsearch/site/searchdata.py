@@ -178,8 +178,9 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     from whoosh.lang.porter import stem
 
     from crsearch.rules.text import FOLD, STOP_WORDS, words
-    from crsearch.search import engine as ranking
     from crsearch.search.build import terms_of
+    from crsearch.search.config import DEFAULT as ranking
+    from crsearch.search.index import is_title_text
     from crsearch.search.query import alternatives
     from crsearch.search.schema import COMMON, FIELD_BOOSTS
     from crsearch.search.vocab import QUESTION_WORDS, SYNONYMS, tables
@@ -339,18 +340,18 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         "format": 1,
         "date": release.effective_date,
         "tables": {**tables(), "fold": {chr(k): v for k, v in sorted(FOLD.items())}},
-        "rank": {"candidates": ranking.CANDIDATES, "coverage": ranking.COVERAGE,
-                 "passage": ranking.PASSAGE, "adjacent": ranking.ADJACENT,
-                 "named": ranking.NAMED, "parent": ranking.PARENT,
-                 "parent_max": ranking.PARENT_MAX, "glossary_multi": ranking.GLOSSARY_MULTI,
-                 "passage_terms": ranking.PASSAGE_TERMS, "common": COMMON,
-                 "snippet_words": ranking.SNIPPET_WORDS, "scale": SCALE,
+        "rank": {"candidates": ranking.candidates, "coverage": ranking.coverage,
+                 "passage": ranking.passage, "adjacent": ranking.adjacent,
+                 "named": ranking.named, "parent": ranking.parent,
+                 "parent_max": ranking.parent_max, "glossary_multi": ranking.glossary_multi,
+                 "passage_terms": ranking.passage_terms, "common": COMMON,
+                 "snippet_words": ranking.snippet_words, "scale": SCALE,
                  "boosts": FIELD_BOOSTS,
-                 "question_candidates": ranking.QUESTION_CANDIDATES,
-                 "semantic_min_terms": ranking.SEMANTIC_MIN_TERMS,
+                 "question_candidates": ranking.question_candidates,
+                 "semantic_min_terms": ranking.semantic_min_terms,
                  "max_terms": parsing.MAX_TERMS,
-                 "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
-                 "card": ranking.CARD, "again": ranking.AGAIN},
+                 "topic": ranking.topic, "topic_step": ranking.topic_step,
+                 "card": ranking.card, "again": ranking.again},
         "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
         "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
         # Questions in a player's words (query.is_question, card_names): the
@@ -360,7 +361,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                      "situation_stems": sorted({stem_of(w) for w in SITUATION})},
         "title_rules": [d["id"] for d in docs if not d["id"].startswith(GLOSSARY_PREFIX)
                         and numbers.kind(d["id"]) == "rule"
-                        and ranking.is_title_text(d.get("text", ""))],
+                        and is_title_text(d.get("text", ""), ranking.title_rule_words)],
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
