@@ -199,10 +199,14 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
             todo.append(n)
     stored: list[str] = []
 
+    linker: Any = None
+
     def publish(n: int, staged: ImportResult) -> None:
+        nonlocal linker
         done = results[n] = _publish(store, staged, force)
         if done.stored is not None:
             stored.append(done.stored.effective_date)
+            linker = _relink(store, done, linker)
         if progress:
             progress(n + 1, total, staged.name)
 
@@ -231,6 +235,31 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
     finally:
         restore()
     return results
+
+
+def _relink(store: Store, done: ImportResult, linker: Any) -> Any:
+    """Link a release just published to its neighbours in the lineage table.
+
+    A failure leaves the table without those links (history then pairs
+    them itself) and says so; the next import or ``crsearch repair`` adds
+    them.  Returns the linker, which keeps the releases this run parsed.
+    """
+    from crsearch.changes.lineage import Linker
+    from crsearch.store.lineage import relink
+
+    assert done.stored is not None and done.release is not None
+    if linker is None:
+        linker = Linker()
+    # The release just parsed and the one before it are all a batch in date
+    # order needs: keep those in memory, read any other from the store.
+    folder = os.path.basename(done.stored.dir)
+    linker.known = {**dict(list(linker.known.items())[-1:]), folder: done.release}
+    try:
+        relink(store, linker)
+    except (CRSearchError, OSError, ValueError) as e:
+        done.warnings.append(f"the lineage table was not updated ({short(e)}); "
+                             "run `crsearch repair` to complete it")
+    return linker
 
 
 def _sigterm_raises() -> Callable[[], None]:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
+    from crsearch.store.lineage import Compute
     from crsearch.store.repair import IndexHooks, RepairReport
 
 
@@ -584,12 +585,13 @@ class Store:
             raise
 
     # -- repairing (crsearch/repair.py) --------------------------------------
-    def repair(self, index: IndexHooks | None = None) -> RepairReport:
+    def repair(self, index: IndexHooks | None = None,
+               links: Compute | None = None) -> RepairReport:
         """Check every release folder, fix what can be fixed, rebuild the catalog
-        (see :func:`crsearch.store.repair.repair_store`)."""
+        and complete the lineage table (see :func:`crsearch.store.repair.repair_store`)."""
         from crsearch.store.repair import repair_store
 
-        return repair_store(self, index)
+        return repair_store(self, index, links)
 
 
 def retire(folder: Path) -> None:
