@@ -221,7 +221,7 @@ class Rules:
         if not stored:
             self.store.pick()  # raises the "no releases imported" error
         target = numbers.normalize(id)
-        entries = rule_history(stored, target, at=self.release_date)
+        entries = rule_history(self.store, target, at=self.release_date)
         return History(target, [s.effective_date for s in stored], entries)
 
     # -- the release as a whole ------------------------------------------------
@@ -281,8 +281,10 @@ class Rules:
 
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
-        files, meta, indexes, leftovers of interrupted runs)."""
-        report = self.store.repair(_index_hooks())
+        files, meta, indexes, the lineage table, leftovers of interrupted runs)."""
+        from crsearch.changes.lineage import Linker
+
+        report = self.store.repair(_index_hooks(), Linker())
         self._stored = self._library = self._release = None
         return report
 
