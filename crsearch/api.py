@@ -203,10 +203,19 @@ class Rules:
         :param kind: "rules" (with sections and chapters), "glossary" or "all".
         :param cosmetic: keep changes of typography only.
         """
-        from crsearch.changes.diff import diff_releases
+        import os
+
+        from crsearch.changes.diff import diff_linked, diff_releases
+        from crsearch.store.lineage import Lineage
 
         before, after = self.pair(old, new)
-        return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
+        # Neighbouring releases are read through their link in the lineage table.
+        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
+                                                os.path.basename(after.dir))
+        got = diff_linked(before, after, link) if link is not None else None
+        if got is None:
+            got = diff_releases(before.release(), after.release())
+        return got.filtered(kind, cosmetic)
 
     def history(self, id: str) -> History:
         """Every version of one rule across the imported releases, following moves.

@@ -266,15 +266,15 @@ class _Chain:
             self._ids[k] = set(self.stored[k].meta()["rule_ids"])
         return self._ids[k]
 
-    def rule(self, k: int, id: str) -> Rule:
-        """Rule ``id`` as release ``k`` has it (its first copy)."""
+    def rule(self, k: int, id: str, copy: int = 0) -> Rule:
+        """Rule ``id`` as release ``k`` has it (which copy, if it repeats the id)."""
         got = self.stored[k].rule_dicts(id.split(".", 1)[0], id, lambda i: i == id)
-        if not got:
+        if len(got) <= copy:
             from crsearch.errors import DamagedStore
 
             raise DamagedStore(f"release {self.dates[k]} lacks rule {id}, which its lineage "
                                "table names; run `crsearch repair`")
-        return Rule.from_dict(got[0])
+        return Rule.from_dict(got[copy])
 
     def anchor(self, target: str, at: str | None) -> int:
         """The release ``target`` is read in (see ``rule_history``)."""
@@ -301,11 +301,12 @@ class _Chain:
         return k
 
 
-def _change(chain: _Chain, k: int, old_id: str, new_id: str, whole: bool,
+def _change(chain: _Chain, k: int, old: tuple[str, int], new: tuple[str, int], whole: bool,
             chapter: str) -> tuple[Change, Rule]:
-    """The change of link ``k`` from ``old_id`` to ``new_id``, and the new rule."""
-    o_rule, n_rule = chain.rule(k - 1, old_id), chain.rule(k, new_id)
-    op = "moved" if old_id != new_id else "changed"
+    """The change of link ``k`` from rule ``old`` to rule ``new`` (id, copy),
+    and the new rule."""
+    o_rule, n_rule = chain.rule(k - 1, *old), chain.rule(k, *new)
+    op = "moved" if o_rule.id != n_rule.id else "changed"
     return describe(n_rule.kind, op, Version.of_rule(o_rule), Version.of_rule(n_rule), 1.0,
                     chain.link(k).renumbering(whole, chapter)), n_rule
 
@@ -314,29 +315,29 @@ def _table_history(chain: _Chain, target: str, at: str | None) -> list[HistoryEn
     """``rule_history`` read from a data folder's lineage table."""
     anchor = chain.anchor(target, at)
     entries: list[HistoryEntry] = []
-    current, k = target, anchor
+    current, copy, k = target, 0, anchor
     while k > 0:
-        link = chain.link(k)
-        before, whole = link.backward(current)
+        before, whole, old_copy, new_copy, differs = chain.link(k).step(current, False)
         if before is None:
             break
-        if before != current or link.changed(current):
-            change, rule = _change(chain, k, before, current, whole, current.split(".", 1)[0])
+        if differs:
+            change, rule = _change(chain, k, (before, old_copy), (current, new_copy), whole,
+                                   current.split(".", 1)[0])
             entries.append(_entry(chain.dates[k], change, rule))
-        current, k = before, k - 1
-    first = chain.rule(k, current)
+        current, copy, k = before, old_copy, k - 1
+    first = chain.rule(k, current, copy)
     entries.append(HistoryEntry(chain.dates[k], "added" if k > 0 else "present", first.id,
                                 text=first.text, examples=first.examples))
     entries.reverse()
     current = target
     for k in range(anchor + 1, len(chain.stored)):
-        link = chain.link(k)
-        after, whole = link.forward(current)
+        after, whole, old_copy, new_copy, differs = chain.link(k).step(current, True)
         if after is None:
             entries.append(HistoryEntry(chain.dates[k], "removed", current))
             break
-        if after != current or link.changed(current):
-            change, rule = _change(chain, k, current, after, whole, current.split(".", 1)[0])
+        if differs:
+            change, rule = _change(chain, k, (current, old_copy), (after, new_copy), whole,
+                                   current.split(".", 1)[0])
             entries.append(_entry(chain.dates[k], change, rule))
         current = after
     return entries
@@ -358,10 +359,9 @@ def _table_trace(chain: _Chain, ids: list[str], at: str) -> dict[str, tuple[str 
     for k in range(anchor + 1, len(chain.stored)):
         link = chain.link(k)
         for start, cur in list(current.items()):
-            # A rule that keeps its number and its text stays, as in trace_forward.
-            if link.in_new(cur, True) and cur not in link.text:
+            stays, after = link.trace(cur)
+            if stays:
                 continue
-            after, _ = link.forward(cur)
             if after is None:
                 out[start] = (None, chain.dates[k])
                 del current[start]

@@ -22,9 +22,13 @@ A link (see ``store.lineage.Link`` for how it is read) holds:
   differ (the renumbering that a change read through it follows);
 - ``text``: ids in both releases whose text differs; ``examples``: ids whose
   text is the same but whose examples differ;
-- ``first`` (only when a release repeats an id): the chapter partner of an
-  id's first copy where ``moves`` would say otherwise, by old id (``old``)
-  and by new id (``new``).
+- ``wgone`` and ``wcame``: the old and new ids the whole pairing leaves
+  alone (removed and added, as ``diff`` reports them) besides those that
+  ``gone`` and ``came`` map to None, and ``scores``: the similarity of each
+  pair of the whole pairing that differs, unless 1.0;
+- ``repeats`` (only when a release repeats an id, a handful do): what the
+  history and ``trace_forward`` find for those ids, and every id of both
+  releases (see ``_repeats``).
 """
 
 from __future__ import annotations
@@ -87,24 +91,28 @@ def link(old: Release, new: Release) -> dict[str, Any]:
     """The link from ``old`` to the next release ``new`` (see the module docstring)."""
     local, whole = chapter_pairs(old, new), whole_pairs(old, new)
     w_old, w_new = _first(whole, 0), _first(whole, 1)
-    gone: dict[str, str | None] = {}
-    for x, (_, n, _s) in _first(local, 0).items():
-        if n is None:
+    # What the history finds for each id: its chapter partner, else its
+    # partner in the whole releases (None when it has none there either).
+    ahead: dict[str, tuple[Rule | None, Rule | None, bool]] = {}
+    for x, (o, n, _s) in _first(local, 0).items():
+        if n is not None:
+            ahead[x] = (o, n, False)
+        else:
             hit = w_old.get(x)
-            gone[x] = hit[1].id if hit is not None and hit[1] is not None else None
-    came: dict[str, str | None] = {}
-    for y, (o, _n, _s) in _first(local, 1).items():
-        if o is None:
+            ahead[x] = (hit[0], hit[1], True) if hit else (o, None, True)
+    behind: dict[str, tuple[Rule | None, Rule | None, bool]] = {}
+    for y, (o, n, _s) in _first(local, 1).items():
+        if o is not None:
+            behind[y] = (o, n, False)
+        else:
             hit = w_new.get(y)
-            came[y] = hit[0].id if hit is not None and hit[0] is not None else None
-    moves = {o.id: n.id for o, n, _ in local if o and n and o.id != n.id}
-    back = {n: o for o, n in moves.items()}
-    # A release that repeats an id (a handful do) may pair its first copy
-    # otherwise than the moves say: the history follows the first copy.
-    fwd = {x: n.id for x, (_, n, _s) in _first(local, 0).items()
-           if n is not None and n.id != moves.get(x, x)}
-    bwd = {y: o.id for y, (o, _n, _s) in _first(local, 1).items()
-           if o is not None and o.id != back.get(y, y)}
+            behind[y] = (hit[0], hit[1], True) if hit else (None, n, True)
+    out: dict[str, Any] = {
+        "moves": {o.id: n.id for o, n, _ in local if o and n and o.id != n.id},
+        "whole": {o.id: n.id for o, n, _ in whole if o and n and o.id != n.id},
+        "gone": {x: n.id if n else None for x, (_, n, far) in ahead.items() if far},
+        "came": {y: o.id if o else None for y, (o, _, far) in behind.items() if far},
+    }
     before: dict[str, Rule] = {}
     for r in old.rules:
         before.setdefault(r.id, r)
@@ -120,16 +128,64 @@ def link(old: Release, new: Release) -> dict[str, Any]:
             text.add(r.id)
         elif o.examples != r.examples:
             examples.add(r.id)
-    out: dict[str, Any] = {
-        "moves": moves,
-        "whole": {o.id: n.id for o, n, _ in whole if o and n and o.id != n.id},
-        "gone": gone,
-        "came": came,
-        "text": sorted(text),
-        "examples": sorted(examples),
-    }
-    if fwd or bwd:
-        out["first"] = {"old": fwd, "new": bwd}
+    out["text"], out["examples"] = sorted(text), sorted(examples)
+    # The whole pairing in full, for ``diff``: what it leaves alone, and the
+    # similarity of each pair that differs (1.0 unless given).
+    out["wgone"] = [o.id for o, n, _ in whole if o is not None and n is None
+                    and not (o.id in out["gone"] and out["gone"][o.id] is None)]
+    out["wcame"] = [n.id for o, n, _ in whole if o is None and n is not None
+                    and not (n.id in out["came"] and out["came"][n.id] is None)]
+    out["scores"] = {o.id: s for o, n, s in whole if o is not None and n is not None and s != 1.0
+                     and (o.id != n.id or (o.text, o.examples) != (n.text, n.examples))}
+    repeats = _repeats(old, new, ahead, behind, local, whole)
+    if repeats:
+        out["repeats"] = repeats
+    return out
+
+
+def _repeats(old: Release, new: Release, ahead: dict[str, Any], behind: dict[str, Any],
+             local: Pairs, whole: Pairs) -> dict[str, dict[str, list[Any]]]:
+    """What the history finds for ids that a release repeats (a handful do):
+    by old id (``old``) and by new id (``new``), ``[partner id or None, found
+    in the whole releases?, which copy of the old id, which copy of the new
+    id, whether the pair differs]``, the copies counted from 0 in rule order.
+
+    ``trace``: what ``trace_forward`` finds for such an old id, which reads
+    each id's last copy: ``[stays (in both, its text the same), its chapter
+    partner, its partner in the whole releases]`` (None where it has none).
+    ``ids``: every rule id of either release, by release (``old``, ``new``):
+    which release has an id cannot be told from the moves alone then."""
+    copy: dict[int, int] = {}
+    repeated: set[str] = set()
+    for rules in (old.rules, new.rules):
+        seen: dict[str, int] = {}
+        for r in rules:
+            copy[id(r)] = seen.get(r.id, 0)
+            seen[r.id] = copy[id(r)] + 1
+        repeated |= {i for i, n in seen.items() if n > 1}
+    if not repeated:
+        return {}
+
+    def row(o: Rule | None, n: Rule | None, far: bool, other: Rule | None) -> list[Any]:
+        differs = o is not None and n is not None and (
+            o.id != n.id or (o.text, o.examples) != (n.text, n.examples))
+        return [other.id if other else None, far, copy[id(o)] if o else 0,
+                copy[id(n)] if n else 0, differs]
+
+    out: dict[str, Any] = {"old": {}, "new": {}, "trace": {}}
+    for x, (o, n, far) in ahead.items():
+        if x in repeated or (n is not None and n.id in repeated):
+            out["old"][x] = row(o, n, far, n)
+    for y, (o, n, far) in behind.items():
+        if y in repeated or (o is not None and o.id in repeated):
+            out["new"][y] = row(o, n, far, o)
+    last_old = {r.id: r.text for r in old.rules}
+    last_new = {r.id: r.text for r in new.rules}
+    near = {o.id: n.id for o, n, _ in local if o is not None and n is not None}
+    far_ = {o.id: n.id for o, n, _ in whole if o is not None and n is not None}
+    for x in sorted(repeated & set(last_old)):
+        out["trace"][x] = [x in last_new and last_old[x] == last_new[x], near.get(x), far_.get(x)]
+    out["ids"] = {"old": sorted(last_old), "new": sorted(last_new)}
     return out
 
 

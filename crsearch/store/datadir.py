@@ -322,6 +322,31 @@ class StoredRelease:
         return RELEASE_FILE if os.path.exists(os.path.join(self.dir, RELEASE_FILE)) or \
             not os.path.exists(os.path.join(self.dir, "release.json")) else "release.json"
 
+    def glossary_dicts(self) -> list[dict[str, Any]]:
+        """The stored glossary entries (plain dicts), read without the rest of
+        the release where the C scanner can start at them (``diff`` needs no
+        more than the glossary and the changed rules)."""
+        text = self._read(self.release_name, read_release_text)
+        scan = _scanner()
+        # The file has sorted keys: the top-level "glossary" is the first such
+        # key, and no JSON string holds an unescaped quote.
+        at = text.find('"glossary":[')
+        if scan is not None and at >= 0:
+            try:
+                got, _ = scan(text, at + len('"glossary":'))
+            except (StopIteration, ValueError):
+                got = None
+            if isinstance(got, list) and all(isinstance(g, dict) for g in got):
+                return got
+        try:
+            data = loads(text)
+        except ValueError as e:
+            raise self._damaged(self.release_name, f"damaged ({reason(e)})") from None
+        got = data.get("glossary") if isinstance(data, dict) else None
+        if not isinstance(got, list):
+            raise self._damaged(self.release_name, "damaged (not a release)")
+        return got
+
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
         text = self._read(self.release_name, read_release_text)

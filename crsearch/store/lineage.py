@@ -47,8 +47,8 @@ class Link:
     (``whole`` in the answers says which one answered).
     """
 
-    __slots__ = ("_back", "came", "data", "examples", "first_new", "first_old", "gone", "moves",
-                 "new", "old", "text", "whole")
+    __slots__ = ("_back", "came", "data", "examples", "gone", "ids_of", "moves", "new", "old",
+                 "repeat_new", "repeat_old", "repeat_trace", "text", "whole")
 
     def __init__(self, old: str, new: str, data: dict[str, Any]):
         #: The folders of the two releases.
@@ -60,9 +60,13 @@ class Link:
         self.came: dict[str, str | None] = data.get("came") or {}
         self.text = frozenset(data.get("text") or ())
         self.examples = frozenset(data.get("examples") or ())
-        first = data.get("first") or {}
-        self.first_old: dict[str, str] = first.get("old") or {}
-        self.first_new: dict[str, str] = first.get("new") or {}
+        repeats = data.get("repeats") or {}
+        self.repeat_old: dict[str, list[Any]] = repeats.get("old") or {}
+        self.repeat_new: dict[str, list[Any]] = repeats.get("new") or {}
+        self.repeat_trace: dict[str, list[Any]] = repeats.get("trace") or {}
+        ids = repeats.get("ids") or {}
+        self.ids_of: tuple[frozenset[str], frozenset[str]] | None = (
+            (frozenset(ids.get("old") or ()), frozenset(ids.get("new") or ())) if ids else None)
         self._back: dict[str, str] | None = None
 
     @property
@@ -74,25 +78,54 @@ class Link:
 
     def forward(self, id: str) -> tuple[str | None, bool]:
         """Where old rule ``id`` went: (its new id, or None if removed; whole?)."""
-        if id in self.gone:
-            return self.gone[id], True
-        return self.first_old.get(id) or self.moves.get(id, id), False
+        got = self.step(id, True)
+        return got[0], got[1]
 
     def backward(self, id: str) -> tuple[str | None, bool]:
         """Where new rule ``id`` came from: (its old id, or None if added; whole?)."""
-        if id in self.came:
-            return self.came[id], True
-        return self.first_new.get(id) or self.back.get(id, id), False
+        got = self.step(id, False)
+        return got[0], got[1]
+
+    def step(self, id: str, forward: bool) -> tuple[str | None, bool, int, int, bool]:
+        """Rule ``id`` of one release (the old one when ``forward``) in the other:
+        (its id there or None, found in the whole releases?, which copy of the
+        old id, which copy of the new id, whether the two differ).  The copies
+        are 0 unless a release repeats an id."""
+        repeat = (self.repeat_old if forward else self.repeat_new).get(id)
+        if repeat is not None:
+            return repeat[0], bool(repeat[1]), int(repeat[2]), int(repeat[3]), bool(repeat[4])
+        if forward:
+            far = id in self.gone
+            other = self.gone[id] if far else self.moves.get(id, id)
+        else:
+            far = id in self.came
+            other = self.came[id] if far else self.back.get(id, id)
+        differs = other is not None and (other != id or self.changed(id))
+        return other, far, 0, 0, differs
 
     def in_old(self, id: str, in_new: bool) -> bool:
         """Whether the old release has ``id``, given whether the new one has it."""
+        if self.ids_of is not None:
+            return id in self.ids_of[0]
         return id in self.moves or id in self.gone or (
             in_new and id not in self.back and id not in self.came)
 
     def in_new(self, id: str, in_old: bool) -> bool:
         """Whether the new release has ``id``, given whether the old one has it."""
+        if self.ids_of is not None:
+            return id in self.ids_of[1]
         return id in self.back or id in self.came or (
             in_old and id not in self.moves and id not in self.gone)
+
+    def trace(self, id: str) -> tuple[bool, str | None]:
+        """Old rule ``id`` as ``trace_forward`` follows it: (it stays, as it
+        keeps its number and text; else its new id, or None if removed)."""
+        repeat = self.repeat_trace.get(id)
+        if repeat is not None:
+            return bool(repeat[0]), repeat[1] if repeat[1] is not None else repeat[2]
+        if self.in_new(id, True) and id not in self.text:
+            return True, id
+        return False, self.forward(id)[0]
 
     def changed(self, id: str) -> bool:
         """Whether rule ``id``, in both releases, differs in text or examples."""

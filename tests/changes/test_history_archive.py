@@ -131,3 +131,25 @@ def test_the_table_knows_which_release_has_each_rule(store, releases):
         for id in old | new:
             assert link.in_old(id, id in new) == (id in old), (stored[k].effective_date, id)
             assert link.in_new(id, id in old) == (id in new), (stored[k].effective_date, id)
+
+
+def test_diffs_of_neighbours_through_the_table_equal_the_full_diffs(store, releases):
+    """``crsearch diff`` of two neighbouring releases reads their link:
+    the same changes as pairing the whole releases, for every pair."""
+    import os
+
+    from crsearch.changes.diff import diff_linked, diff_releases
+
+    lineage = Lineage.read(store.dir)
+    stored = store.releases()
+    differ, skipped = [], []
+    for k in range(1, len(stored)):
+        link = lineage.get(os.path.basename(stored[k - 1].dir), os.path.basename(stored[k].dir))
+        got = diff_linked(stored[k - 1], stored[k], link)
+        if got is None:
+            skipped.append(stored[k].effective_date)
+        elif got.to_dict() != diff_releases(releases[k - 1].release(), releases[k].release()).to_dict():
+            differ.append(stored[k].effective_date)
+    assert differ == []
+    # Only the pairs with a release that repeats an id or is incomplete are left to the full diff.
+    assert len(skipped) <= 6, skipped

@@ -43,9 +43,15 @@ def moved_chapter() -> dict[str, str]:
     return rules
 
 
+GLOSSARY = {"Match": "A contest between players. See rule 100.1.",
+            "Pool": "The points a team shares. See rule 100.2."}
+
+
 def chain() -> list:
-    return [make("2020-01-01", BASE), make("2020-02-01", inserted()),
-            make("2020-03-01", moved_chapter(), examples={"100.2": ["Ann and Bob share."]})]
+    renamed = {"Match": GLOSSARY["Match"], "Team Pool": GLOSSARY["Pool"],
+               "Shuffle": "To mix cards. See rule 100.1b."}
+    return [make("2020-01-01", BASE, GLOSSARY), make("2020-02-01", inserted(), GLOSSARY),
+            make("2020-03-01", moved_chapter(), renamed, examples={"100.2": ["Ann and Bob share."]})]
 
 
 def test_a_link_records_renumbering_additions_and_text_changes():
@@ -130,3 +136,38 @@ def test_history_from_the_table_names_a_rule_no_release_has(linked_store):
         rule_history(store, "100.9")
     with pytest.raises(NotFound, match="no rule 100.1d in the 2020-01-01 rules"):
         rule_history(store, "100.1d", at="2020-01-20")
+
+
+def test_a_release_that_repeats_an_id_reads_the_copy_the_pairing_chose(tmp_path):
+    from crsearch.rules.model import Rule
+
+    first = make("2020-01-01", BASE)
+    second = make("2020-02-01", BASE)
+    # The second release prints 100.1b twice: a new text first, then the old one.
+    at = next(k for k, r in enumerate(second.rules) if r.id == "100.1b")
+    second.rules.insert(at, Rule("100.1b", "subrule", "A brand new rule that took the same number."))
+    third = make("2020-03-01", BASE)
+    store = Store(tmp_path)
+    for r in (first, second, third):
+        store.save(r)
+    relink(store, Linker())
+    assert any(k.repeat_new or k.repeat_old for k in Lineage.read(store.dir).links.values())
+    for date, id in every_id([first, second, third]):
+        assert [e.to_dict() for e in rule_history(store, id, at=date)] == \
+            [e.to_dict() for e in rule_history([first, second, third], id, at=date)], (date, id)
+
+
+def test_a_diff_of_neighbours_read_through_their_link_equals_the_full_diff(linked_store):
+    import os
+
+    from crsearch.changes.diff import diff_linked, diff_releases
+
+    store, releases = linked_store
+    stored = store.releases()
+    lineage = Lineage.read(store.dir)
+    for k in (1, 2):
+        link = lineage.get(os.path.basename(stored[k - 1].dir), os.path.basename(stored[k].dir))
+        got = diff_linked(stored[k - 1], stored[k], link)
+        assert got is not None
+        assert got.to_dict() == diff_releases(releases[k - 1], releases[k]).to_dict()
+    assert {c.op for c in got.changes} >= {"moved", "added"}
