@@ -172,18 +172,14 @@ def development_rows(release: str):
 
 def write_asked(release: str) -> int:
     """Write data/asked.json: the real development questions (never a
-    held-out one) with their answers, each id checked by the rarest words
-    of its text in ``release``.  Returns how many were written."""
-    from crsearch.rules.text import words
-    from crsearch.search.asked import check_words, doc_texts
+    held-out one) with their answers, numbered as in ``release`` (run
+    tools/renumber_tables.py after it, for the map that carries them into
+    other releases).  Returns how many were written."""
+    from crsearch.search.asked import doc_texts
     from crsearch.search.build import documents
 
     _stored, rel, _ = build_store(release)
     texts = doc_texts(documents(rel))
-    df: dict[str, int] = {}
-    for text in texts.values():
-        for w in set(words(text)):
-            df[w] = df.get(w, 0) + 1
     out = []
     for name in PARTS:
         for q in load_real(PARTS[name]):
@@ -192,15 +188,14 @@ def write_asked(release: str) -> int:
             missing = [i for i in q["ids"] if i not in texts]
             if missing:
                 sys.exit(f"{q['id']}: {', '.join(missing)} not in {release}")
-            out.append({"question": q["query"], "ids": q["ids"], "source": q["source"],
-                        "check": {i: check_words(texts[i], df) for i in q["ids"]}})
+            out.append({"question": q["query"], "ids": q["ids"], "source": q["source"]})
     ASKED.write_text(json.dumps({
         "about": "Rules questions that players asked in public, in crsearch's own words, with "
                  "the rules that answer them and the page where they were asked: the development "
                  "questions of bench/ (none held out), written by bench/learn_fusion.py "
-                 f"--write-asked. Ids are numbered as in {release}; 'check' holds each id's "
-                 "rarest words there, which a release must share for the id to hold in it.",
-        "release": release, "questions": out}, ensure_ascii=False, indent=0) + "\n",
+                 f"--write-asked. Ids are numbered as in {release} ('numbering'); "
+                 "crsearch/search/tables.py carries them into other releases.",
+        "numbering": release, "questions": out}, ensure_ascii=False, indent=0) + "\n",
         encoding="utf-8")
     return len(out)
 

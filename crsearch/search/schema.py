@@ -15,9 +15,10 @@ TERMS = "terms.json"
 FAST = "fast.json"
 FAST_POSTINGS = "fast-postings.jsonl"
 FAST_DOCS = "fast-docs.jsonl"
-#: The ready copies of the shipped tables: file name -> the data file it is made of.
-FAST_TABLES = {"topics": ("fast-topics.jsonl", "topics.txt"),
-               "cards": ("fast-cards.jsonl", "cards.txt")}
+#: The ready copies of the shipped tables: file name, and the data files each is made of
+#: (the table, and the map that carries its rule ids into each release).
+FAST_TABLES = {"topics": ("fast-topics.jsonl", ("topics.txt", "renumbering.txt")),
+               "cards": ("fast-cards.jsonl", ("cards.txt", "renumbering.txt"))}
 #: Field weights of the BM25F query (tuned on bench/queries.json); the fast
 #: path's precomputed postings are summed with these boosts.
 FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
