@@ -140,11 +140,12 @@ def link(old: Release, new: Release) -> dict[str, Any]:
     repeats = _repeats(old, new, ahead, behind, local, whole)
     if repeats:
         out["repeats"] = repeats
+        repeats["member"] = _membership(out, old, new)
     return out
 
 
 def _repeats(old: Release, new: Release, ahead: dict[str, Any], behind: dict[str, Any],
-             local: Pairs, whole: Pairs) -> dict[str, dict[str, list[Any]]]:
+             local: Pairs, whole: Pairs) -> dict[str, Any]:
     """What the history finds for ids that a release repeats (a handful do):
     by old id (``old``) and by new id (``new``), ``[partner id or None, found
     in the whole releases?, which copy of the old id, which copy of the new
@@ -153,8 +154,8 @@ def _repeats(old: Release, new: Release, ahead: dict[str, Any], behind: dict[str
     ``trace``: what ``trace_forward`` finds for such an old id, which reads
     each id's last copy: ``[stays (in both, its text the same), its chapter
     partner, its partner in the whole releases]`` (None where it has none).
-    ``ids``: every rule id of either release, by release (``old``, ``new``):
-    which release has an id cannot be told from the moves alone then."""
+    ``member``: by release (``old``, ``new``), the ids whose presence the
+    moves alone would tell wrong, and whether that release has them."""
     copy: dict[int, int] = {}
     repeated: set[str] = set()
     for rules in (old.rules, new.rules):
@@ -185,8 +186,19 @@ def _repeats(old: Release, new: Release, ahead: dict[str, Any], behind: dict[str
     far_ = {o.id: n.id for o, n, _ in whole if o is not None and n is not None}
     for x in sorted(repeated & set(last_old)):
         out["trace"][x] = [x in last_new and last_old[x] == last_new[x], near.get(x), far_.get(x)]
-    out["ids"] = {"old": sorted(last_old), "new": sorted(last_new)}
     return out
+
+
+def _membership(link: dict[str, Any], old: Release, new: Release) -> dict[str, dict[str, bool]]:
+    """The ids whose presence in each release ``Link.in_old`` and ``in_new``
+    would tell wrong from the moves alone (only where a release repeats an
+    id), with the right answer."""
+    from crsearch.store.lineage import Link
+
+    read = Link("", "", link)
+    olds, news = {r.id for r in old.rules}, {r.id for r in new.rules}
+    return {"old": {i: i in olds for i in sorted(olds | news) if read.in_old(i, i in news) != (i in olds)},
+            "new": {i: i in news for i in sorted(olds | news) if read.in_new(i, i in olds) != (i in news)}}
 
 
 class Linker:

@@ -47,8 +47,8 @@ class Link:
     (``whole`` in the answers says which one answered).
     """
 
-    __slots__ = ("_back", "came", "data", "examples", "gone", "ids_of", "moves", "new", "old",
-                 "repeat_new", "repeat_old", "repeat_trace", "text", "whole")
+    __slots__ = ("_back", "came", "data", "examples", "gone", "member_new", "member_old", "moves",
+                 "new", "old", "repeat_new", "repeat_old", "repeat_trace", "text", "whole")
 
     def __init__(self, old: str, new: str, data: dict[str, Any]):
         #: The folders of the two releases.
@@ -64,9 +64,9 @@ class Link:
         self.repeat_old: dict[str, list[Any]] = repeats.get("old") or {}
         self.repeat_new: dict[str, list[Any]] = repeats.get("new") or {}
         self.repeat_trace: dict[str, list[Any]] = repeats.get("trace") or {}
-        ids = repeats.get("ids") or {}
-        self.ids_of: tuple[frozenset[str], frozenset[str]] | None = (
-            (frozenset(ids.get("old") or ()), frozenset(ids.get("new") or ())) if ids else None)
+        member = repeats.get("member") or {}
+        self.member_old: dict[str, bool] = member.get("old") or {}
+        self.member_new: dict[str, bool] = member.get("new") or {}
         self._back: dict[str, str] | None = None
 
     @property
@@ -105,15 +105,15 @@ class Link:
 
     def in_old(self, id: str, in_new: bool) -> bool:
         """Whether the old release has ``id``, given whether the new one has it."""
-        if self.ids_of is not None:
-            return id in self.ids_of[0]
+        if id in self.member_old:
+            return self.member_old[id]
         return id in self.moves or id in self.gone or (
             in_new and id not in self.back and id not in self.came)
 
     def in_new(self, id: str, in_old: bool) -> bool:
         """Whether the new release has ``id``, given whether the old one has it."""
-        if self.ids_of is not None:
-            return id in self.ids_of[1]
+        if id in self.member_new:
+            return self.member_new[id]
         return id in self.back or id in self.came or (
             in_old and id not in self.moves and id not in self.gone)
 
