@@ -12,7 +12,8 @@ child; the steadier figure on a busy machine) and peak memory of:
 - ``crsearch history 733.1``, read from the lineage table;
 - the same without the table (a copy of the folder whose ``lineage.json`` is
   left out, so history pairs the releases as it reads them): ``--before-runs``;
-- ``crsearch diff`` (2026-06-19 -> 2026-08-07, neighbouring releases).
+- ``crsearch diff`` (2026-06-19 -> 2026-08-07, neighbouring releases), read
+  through their link, and without the table (the whole releases paired).
 
 Then the cost of the table: its size, and the CPU time of working out every
 link of the folder again (``Linker``, as an import does for each release).
@@ -147,6 +148,7 @@ def main() -> None:
             "history 733.1 (table)": (crsearch(data, "history", "733.1"), args.runs),
             "history 733.1 (no table)": (crsearch(before, "history", "733.1"), args.before_runs),
             "diff (neighbours)": (crsearch(data, "diff", "2026-06-19", "2026-08-07"), args.runs),
+            "diff (no table)": (crsearch(before, "diff", "2026-06-19", "2026-08-07"), args.runs),
         }
         meds = interleaved(cmds, env)
         base_wall, base_cpu, _ = meds['python -c "import click"']
