@@ -332,12 +332,21 @@ class Rules:
         :param kind: "rules" (with sections and chapters), "glossary" or "all".
         :param cosmetic: keep changes of typography only.
         """
-        from crsearch.changes.diff import diff_releases
+        import os
+
+        from crsearch.changes.diff import diff_linked, diff_releases
+        from crsearch.store.lineage import Lineage
 
         _check("Rules.diff", old=(old, _DATE), new=(new, _DATE), kind=(kind, (str,)),
                cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
-        return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
+        # Neighbouring releases are read through their link in the lineage table.
+        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
+                                                os.path.basename(after.dir))
+        got = diff_linked(before, after, link) if link is not None else None
+        if got is None:
+            got = diff_releases(before.release(), after.release())
+        return got.filtered(kind, cosmetic)
 
     def history(self, id: str) -> History:
         """Every version of one rule across the imported releases, following moves.
@@ -353,7 +362,7 @@ class Rules:
         if not stored:
             self.store.pick()  # raises the "no releases imported" error
         target = numbers.normalize(id)
-        entries = rule_history(stored, target, at=self.release_date)
+        entries = rule_history(self.store, target, at=self.release_date)
         return History(target, [s.effective_date for s in stored], entries)
 
     # -- the release as a whole ------------------------------------------------
@@ -450,10 +459,11 @@ class Rules:
 
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
-        files, meta, indexes, leftovers of interrupted runs)."""
+        files, meta, indexes, the lineage table, leftovers of interrupted runs)."""
         from crsearch.cards.store import repair_cards
+        from crsearch.changes.lineage import Linker
 
-        report = self.store.repair(_index_hooks(), _caches())
+        report = self.store.repair(_index_hooks(), _caches(), Linker())
         with self.store.lock():
             repair_cards(self.card_store(), report)
         self._stored = self._library = self._release = None

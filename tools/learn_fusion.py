@@ -11,7 +11,7 @@ the development part of ``bench/queries.json``.  Held-out questions are
 dropped as soon as a file is read and never searched here.
 
 First ``data/asked.json``: each development question with its answers,
-each id checked by the rarest words of its text in ``--release``.  Then an
+numbered as in ``--release``.  Then an
 index of that release (which stores those questions' vectors) answers every
 development question with the learned fusion switched off
 (``RankingConfig.learned_fusion``), keeping its candidates' feature rows
@@ -178,17 +178,13 @@ def learn(engine, l2: float = 1.0) -> str:
 
 def asked_json(release) -> str:
     """The text of ``data/asked.json``: the real development questions
-    (never a held-out one) with their answers, each id checked by the
-    rarest words of its text in ``release``."""
-    from crsearch.rules.text import words
-    from crsearch.search.asked import check_words, doc_texts
+    (never a held-out one) with their answers, numbered as in ``release``
+    (run tools/renumber_tables.py after it, for the map that carries them
+    into other releases)."""
+    from crsearch.search.asked import doc_texts
     from crsearch.search.build import documents
 
     texts = doc_texts(documents(release))
-    df: dict[str, int] = {}
-    for text in texts.values():
-        for w in set(words(text)):
-            df[w] = df.get(w, 0) + 1
     out = []
     for name in PARTS:
         for q in load_real(PARTS[name]):
@@ -197,15 +193,14 @@ def asked_json(release) -> str:
             missing = [i for i in q["ids"] if i not in texts]
             if missing:
                 sys.exit(f"{q['id']}: {', '.join(missing)} not in {release.effective_date}")
-            out.append({"question": q["query"], "ids": q["ids"], "source": q["source"],
-                        "check": {i: check_words(texts[i], df) for i in q["ids"]}})
+            out.append({"question": q["query"], "ids": q["ids"], "source": q["source"]})
     return json.dumps({
         "about": "Rules questions that players asked in public, in crsearch's own words, with "
                  "the rules that answer them and the page where they were asked: the development "
                  "questions of bench/ (none held out), written by tools/learn_fusion.py. Ids "
-                 f"are numbered as in {release.effective_date}; 'check' holds each id's "
-                 "rarest words there, which a release must share for the id to hold in it.",
-        "release": release.effective_date, "questions": out}, ensure_ascii=False, indent=0) + "\n"
+                 f"are numbered as in {release.effective_date} ('numbering'); "
+                 "crsearch/search/tables.py carries them into other releases.",
+        "numbering": release.effective_date, "questions": out}, ensure_ascii=False, indent=0) + "\n"
 
 
 def _put(path: Path, text: str, check: bool, say: Callable[[str], None]) -> bool:

@@ -9,7 +9,7 @@ values they return, never on the engine:
 2. the exact layers (``exact``): rule numbers, exact titles, keywords
    together, each at a tier of scores above the full text;
 3. retrieve (``lexical.retrieve``): BM25F candidates from the index;
-4. features (``lexical.score``, ``tables.lift``): each candidate's lexical
+4. features (``lexical.score``, ``boosts.lift``): each candidate's lexical
    evidence, the judges' topics and the cards the question names;
 5. fuse (``fusion.fuse``): a long question's lexical ranking with its
    meaning (embeddings, questions asked before), by learned weights;
@@ -28,7 +28,7 @@ from typing import Any
 
 from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules import numbers
-from crsearch.search import exact, fusion, lexical, present, tables
+from crsearch.search import boosts, exact, fusion, lexical, present
 from crsearch.search.config import DEFAULT, RankingConfig
 from crsearch.search.index import Index, passes
 from crsearch.search.present import Hit, SearchResult
@@ -173,8 +173,8 @@ class Engine:
         scored = lexical.score(index, q, terms, got.hits, named, config)
         ranked, steps = scored.scores, {}
         if not q.passage:
-            lifted = tables.lift(
-                q, ranked, tables.named(index.tables, q, together,
+            lifted = boosts.lift(
+                q, ranked, boosts.named(index.tables, q, together,
                                         exact.keyword_titles(index, q) if together else [], config),
                 index.id_set.__contains__, index.rule_order(), config)
             trace.note(lifted.why)
@@ -182,7 +182,7 @@ class Engine:
         ranked = sorted(ranked, key=lambda t: -t[1])
         if not long_question:
             return ranked
-        ranked = self._fuse(q, ranked, tables.with_steps(scored.evidence, steps), trace, asked_skip)
+        ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip)
         return fusion.subrules_first(
             ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrules_window)
 

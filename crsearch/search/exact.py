@@ -40,7 +40,7 @@ class Exact(NamedTuple):
     #: passage's own rule (their numbers were lost, or they are citations).
     after_first: tuple[str, ...] = ()
     #: The rules where the keywords a long question names meet: evidence
-    #: for the tables stage, not first places.
+    #: for the boosts stage, not first places.
     together: tuple[str, ...] = ()
 
 

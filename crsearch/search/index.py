@@ -213,7 +213,7 @@ class Index:
         if self._tables is None:
             with self._lock:
                 if self._tables is None:
-                    from crsearch.search.tables import Tables
+                    from crsearch.search.boosts import Tables
 
                     self._tables = Tables(self.fast, self.stem_word, self.id_set.__contains__)
         return self._tables

@@ -16,9 +16,10 @@ TERMS = "terms.json"
 FAST = "fast.json"
 FAST_POSTINGS = "fast-postings.jsonl"
 FAST_DOCS = "fast-docs.jsonl"
-#: The ready copies of the shipped tables: file name -> the data file it is made of.
-FAST_TABLES = {"topics": ("fast-topics.jsonl", "topics.txt"),
-               "cards": ("fast-cards.jsonl", "cards.txt")}
+#: The ready copies of the shipped tables: file name, and the data files each is made of
+#: (the table, and the map that carries its rule ids into each release).
+FAST_TABLES = {"topics": ("fast-topics.jsonl", ("topics.txt", "renumbering.txt")),
+               "cards": ("fast-cards.jsonl", ("cards.txt", "renumbering.txt"))}
 #: What an index is built with, read from the shipped ranking (``config.DEFAULT``):
 #: the scored fields and their weights (the fast files keep one score per field,
 #: in this order), the BM25F parameters of those scores, and the share of

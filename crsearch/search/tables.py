@@ -1,148 +1,273 @@
-"""The tables stage: the judges' topics and the rules-famous cards a question
-names lift the rules they point to.
+"""The shipped tables that name rules, carried into the release they are used with.
 
-``topics`` holds the topics (``data/topics.txt``) and ``cardtopics`` the
-cards (``data/cards.txt``); an index keeps both ready (``fastindex``).  A
-question whose cue words or card names match gets a bonus for each of
-their rules (``RankingConfig.topic``, ``card``), and so do the rules where
-the keywords a long question names meet (``exact.keywords_together``); rules the
-words missed join the candidates.
+``data/topics.txt``, ``data/cards.txt`` and ``data/asked.json`` name rules by
+number, in the numbering of one release that each says in its header
+(``# numbering: 2026-08-07``; ``"numbering"`` in asked.json).  Numbers move
+between releases: when chapter 722 was inserted, "Controlling Another
+Player" went from 722.1 to 723.1, so 723.1 in an older release is another
+rule.  One policy serves the three tables:
+
+1. **Carry** each id through the lineage of rules (the pairing of the
+   history engine) from the table's release to the release at hand.  The
+   shipped map ``data/renumbering.txt`` (rule numbers and a few words, never
+   rules text; written by ``tools/renumber_tables.py`` from the archive)
+   says what each table id is numbered in every archived release.  A
+   release the map does not know is reached through the data folder's
+   lineage table from a release the map knows (``Via``), else read in the
+   numbering of the nearest release the map knows.
+2. **Check** the carried id by its words: the rule it lands on must hold
+   the id's check words, a few of its rarest words in the table's release
+   (``asked.check_words`` and ``asked.holds``).
+3. **Drop** an id that cannot be carried or fails the check.
+
+The index build, the site's search data and ``tools/renumber_tables.py``
+read the tables through here; the query side reads the carried copies that
+the index keeps ready.  Standard library only.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+import bisect
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from crsearch.rules.text import words
-from crsearch.search.config import RankingConfig
-from crsearch.search.fusion import Evidence
-from crsearch.search.index import passes
-from crsearch.search.query import ParsedQuery
+from crsearch.search.asked import holds
 
+if TYPE_CHECKING:
+    from crsearch.search.topics import Topic
+    from crsearch.store.lineage import Link
 
-class Tables:
-    """The topics' cues and the cards table of one index, read on first use
-    (from the index's ready copies when they are sound, else from data/)."""
-
-    def __init__(self, fast: Any, stem: Callable[[str], str], has_id: Callable[[str], bool]):
-        self._fast = fast
-        self._stem = stem
-        self._has_id = has_id
-        self._lock = threading.Lock()
-        self._cues: Any = None
-        self._cards: Any = None
-        #: The ready copies read (``fastindex.TableParts``), None when not used.
-        self.topic_parts: Any = None
-        self.card_parts: Any = None
-
-    def cues(self) -> Any:
-        """The topics' cues, stemmed (``topics.Cues``)."""
-        if self._cues is None:
-            with self._lock:
-                if self._cues is None:
-                    from crsearch.search.topics import Cues
-
-                    ready = self._fast.table("topics") if self._fast is not None else None
-                    self.topic_parts = ready
-                    self._cues = (Cues.from_parts(ready.part, ready.letters, self._stem) if ready
-                                  else Cues(self._stem, self._has_id))
-        return self._cues
-
-    def cards(self) -> Any:
-        """The cards table (``cardtopics.CardTable``)."""
-        if self._cards is None:
-            with self._lock:
-                if self._cards is None:
-                    from crsearch.search.cardtopics import CardTable, table
-
-                    ready = self._fast.table("cards") if self._fast is not None else None
-                    self.card_parts = ready
-                    self._cards = (CardTable(ready.part, ready.info["longest"]) if ready
-                                   else CardTable.of(table()))
-        return self._cards
+MAP_FILE = "renumbering.txt"
+#: The header line that says which release's numbering a table is written in.
+NUMBERING = "# numbering:"
 
 
-class Named(NamedTuple):
-    """One thing the question names that a table knows: a topic's cue, a card,
-    or the keywords a long question names together, and the rules it points to."""
-
-    why: str        # "topic", "card" or "keywords"
-    what: str       # the cue, the card's name, "deathtouch + trample"
-    weight: float
-    rules: tuple[str, ...]
-
-
-def named(tables: Tables, q: ParsedQuery, together: Sequence[str], keyword_titles: list[str],
-          config: RankingConfig) -> list[Named]:
-    """What the tables find in the query, in order: topics, then cards (for a
-    question), then the keywords named together (``together``: the rules
-    where they meet; ``keyword_titles``: their names)."""
-    found = [Named("topic", cue, config.topic, topic.rules)
-             for cue, topic in tables.cues().found(q.words + [w for _, v in q.slang for w in words(v)])]
-    if q.question:
-        found += [Named("card", name, config.card, tuple(rules))
-                  for name, rules in tables.cards().found_in(q.text)]
-    if together:
-        found.append(Named("keywords", " + ".join(keyword_titles), config.topic, tuple(together)))
-    return found
+def numbering_of(text: str) -> str | None:
+    """The release a table's text says it is numbered in (its header), or None."""
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            if line.strip():
+                break
+            continue
+        if line.startswith(NUMBERING):
+            return line[len(NUMBERING):].strip() or None
+    return None
 
 
-class Lifted(NamedTuple):
-    """The tables stage's output."""
+class Renumbering:
+    """The shipped map: each table id's number in every archived release, and
+    its check words.
 
-    #: (id, score): the lexical scores with the bonuses, and the rules only
-    #: the tables found after them.
-    scores: list[tuple[str, float]]
-    #: Per id, why its best bonus was given: {"topic": cue} or {"card": name} ...
-    why: dict[str, dict[str, Any]]
-    #: Per id, the steps of its topics' and cards' bonuses (for the learned fusion).
-    steps: dict[str, tuple[list[float], list[float]]]
+    ``chains[id]`` lists ``(release index, number)`` from the oldest release
+    on, each number holding until the next entry; None where the lineage has
+    no such rule.
+    """
+
+    def __init__(self, numbering: str, dates: list[str],
+                 check: dict[str, list[str]], chains: dict[str, list[tuple[int, str | None]]]):
+        self.numbering, self.dates = numbering, dates
+        self.check, self.chains = check, chains
+        self._index = {d: k for k, d in enumerate(dates)}
+
+    @classmethod
+    def parse(cls, text: str) -> Renumbering:
+        """Read ``data/renumbering.txt`` (see ``tools/renumber_tables.py``)."""
+        numbering, dates = numbering_of(text) or "", []
+        check: dict[str, list[str]] = {}
+        chains: dict[str, list[tuple[int, str | None]]] = {}
+        for line in text.splitlines():
+            if line.startswith("# releases:"):
+                dates = line.split(":", 1)[1].split()
+            if not line.strip() or line.startswith("#"):
+                continue
+            id, words, chain = (line.split("\t") + ["", ""])[:3]
+            parts = chain.split()
+            check[id] = words.split()
+            chains[id] = [(int(k), None if n == "-" else n) for k, n in zip(parts[::2], parts[1::2])]
+        return cls(numbering, dates, check, chains)
+
+    def index(self, date: str) -> int | None:
+        """The place of ``date`` among the map's releases, or None if it has no such release."""
+        return self._index.get(date)
+
+    def nearest(self, date: str) -> int:
+        """The map's release in effect on ``date`` (the earliest if none was yet)."""
+        return max(bisect.bisect_right(self.dates, date) - 1, 0)
+
+    def number(self, id: str, k: int) -> str | None:
+        """What the map's release ``k`` numbers table id ``id`` (None: no such rule)."""
+        chain = self.chains.get(id)
+        if not chain:
+            return None
+        at = bisect.bisect_right([c[0] for c in chain], k) - 1
+        return chain[at][1] if at >= 0 else None
 
 
-def lift(q: ParsedQuery, scored: list[tuple[str, float]], found: list[Named], has_id: Callable[[str], bool],
-         order: dict[str, int], config: RankingConfig) -> Lifted:
-    """Each rule of what was ``found`` gets its bonus (a rule's later ones a
-    share, ``again``); rules the words missed follow in rule order (``order``),
-    unless the query has a "quoted phrase" (it must appear as written)."""
-    given: dict[str, list[float]] = {}
-    label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
-    steps: dict[str, tuple[list[float], list[float]]] = {}
-    for hit in found:
-        if hit.weight <= 0:
-            continue  # switched off
-        for n, id in enumerate(r for r in hit.rules if has_id(r)):
-            step = max(0.0, 1.0 - config.topic_step * n)
-            b = hit.weight * step
-            if id not in given:
-                if not passes(id, q.filters):
-                    continue
-                given[id] = []
-            if id not in label or b > label[id][0]:
-                label[id] = (b, hit.why, hit.what)
-            given[id].append(b)
-            topics, cards = steps.setdefault(id, ([], []))
-            (cards if hit.why == "card" else topics).append(step)
-    if not given:
-        return Lifted(scored, {}, {})
-    # The best bonus, and a share of the others: more evidence, in any order.
-    bonus = {id: max(bs) + config.again * (sum(bs) - max(bs)) for id, bs in given.items()}
-    out = [(id, s + bonus.pop(id, 0.0)) for id, s in scored]
-    if not q.phrases:  # a typed "quoted phrase" must appear as written
-        # In rule order, so that ties rank alike here and on the site.
-        out.extend(sorted(bonus.items(), key=lambda t: order.get(t[0], 0)))
-    return Lifted(out, {id: {why: what} for id, (_, why, what) in label.items()}, steps)
+def _read_map() -> Renumbering:
+    from crsearch.paths import data_dir
+
+    try:
+        return Renumbering.parse((data_dir() / MAP_FILE).read_text(encoding="utf-8"))
+    except OSError:
+        # A broken install: every table id is read as numbered in its own
+        # release only (the words check still guards it).
+        return Renumbering("", [], {}, {})
 
 
-def with_steps(evidence: dict[str, Evidence], steps: dict[str, tuple[list[float], list[float]]]
-               ) -> dict[str, Evidence]:
-    """The lexical evidence with the tables' bonus steps (a rule the words
-    missed gets evidence of its own)."""
-    from dataclasses import replace
+@functools.cache
+def renumbering() -> Renumbering:
+    """The shipped map (read once)."""
+    return _read_map()
 
-    out = dict(evidence)
-    for id, (topics, cards) in steps.items():
-        e = out.get(id) or Evidence()
-        out[id] = replace(e, topics=[*e.topics, *topics], cards=[*e.cards, *cards])
+
+class Via:
+    """A data folder's links from a release the map knows (``start``) to the
+    release at hand, oldest link first when ``forward``, newest first otherwise."""
+
+    def __init__(self, start: str, links: Sequence[Link], forward: bool):
+        self.start, self.links, self.forward = start, list(links), forward
+
+    def follow(self, id: str) -> str | None:
+        for link in self.links:
+            got = link.forward(id)[0] if self.forward else link.backward(id)[0]
+            if got is None:
+                return None
+            id = got
+        return id
+
+
+class Carry:
+    """The table ids carried into one release: ``carry(id)`` is the id there,
+    or None when it cannot be carried or its words do not hold.
+
+    :param date: the release's effective date.
+    :param texts: each of the release's ids -> its words to check (title and
+        text, ``asked.doc_texts``).
+    :param via: links from a release the map knows, for a release it does not.
+    """
+
+    def __init__(self, date: str, texts: Mapping[str, str], via: Via | None = None,
+                 table: Renumbering | None = None):
+        self.date, self.texts, self.via = date, texts, via
+        self.table = table if table is not None else renumbering()
+        t = self.table
+        known = t.index(date)
+        if known is not None:
+            self.via = None
+            self.base: int | None = known
+        elif via is not None and t.index(via.start) is not None:
+            self.base = t.index(via.start)
+        else:
+            self.via = None
+            self.base = t.nearest(date) if t.dates else None
+
+    def __call__(self, id: str) -> str | None:
+        t = self.table
+        check = t.check.get(id)
+        if check is None or self.base is None:
+            # Not in the map: only its own release can read the id.
+            return id if self.date == t.numbering and id in self.texts else None
+        now = t.number(id, self.base)
+        if now is not None and self.via is not None:
+            now = self.via.follow(now)
+        if now is None or not holds(now, check, self.texts):
+            return None
+        return now
+
+    def ids(self, ids: Iterable[str]) -> tuple[str, ...]:
+        """``ids`` carried, in order, each once, those that cannot be left out."""
+        out = (self(i) for i in ids)
+        return tuple(dict.fromkeys(i for i in out if i is not None))
+
+
+# -- the three tables, carried ---------------------------------------------------
+
+def topics(carry: Carry, table: tuple[Topic, ...] | None = None) -> tuple[Topic, ...]:
+    """The judges' topics (``topics.TOPICS`` unless given) with their rules
+    carried; a topic left without rules is left out."""
+    from crsearch.search.topics import TOPICS, Topic
+
+    out = []
+    for topic in TOPICS if table is None else table:
+        rules = carry.ids(topic.rules)
+        if rules:
+            out.append(Topic(topic.cues, rules))
+    return tuple(out)
+
+
+def cards(carry: Carry, table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The cards table's matching data (``cardtopics.table()`` unless given)
+    with each card's rules carried.  A card whose rules all drop keeps its
+    name (a question still names it) with no rules."""
+    from crsearch.search.cardtopics import table as cards_table
+
+    got = cards_table() if table is None else table
+    return {**got, "rules": {name: list(carry.ids(rules)) for name, rules in got["rules"].items()}}
+
+
+def asked(carry: Carry, entries: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The questions asked before (``asked.load()`` unless given) with their
+    answers carried; a question left without answers is left out."""
+    from crsearch.search import asked as memory
+
+    out = []
+    for e in memory.load() if entries is None else entries:
+        ids = list(carry.ids(e["ids"]))
+        if ids:
+            out.append({"question": e["question"], "ids": ids, "source": e.get("source", "")})
     return out
+
+
+def table_ids_of(texts: Mapping[str, str]) -> dict[str, list[str]]:
+    """Every rule id each table names, in its own numbering (each once), from
+    the tables' texts by name ("topics", "cards", "asked")."""
+    import json
+
+    from crsearch.search import cardtopics, topics
+    from crsearch.search.asked import well_formed
+
+    questions = json.loads(texts["asked"]).get("questions") or []
+    return {
+        "topics": list(dict.fromkeys(r for t in topics.read_table(texts["topics"]) for r in t.rules)),
+        "cards": list(dict.fromkeys(r for rules in cardtopics.read_table(texts["cards"])[0].values()
+                                    for r in rules)),
+        "asked": list(dict.fromkeys(i for e in questions if well_formed(e) for i in e["ids"])),
+    }
+
+
+def table_ids() -> dict[str, list[str]]:
+    """Every rule id each shipped table names, in its own numbering (each once)."""
+    return table_ids_of(_texts())
+
+
+def _texts() -> dict[str, str]:
+    from crsearch.paths import data_dir
+    from crsearch.search.asked import FILE as ASKED
+    from crsearch.search.cardtopics import TABLE_FILE as CARDS
+    from crsearch.search.topics import TABLE_FILE as TOPICS
+
+    out = {}
+    for what, name in (("topics", TOPICS), ("cards", CARDS), ("asked", ASKED)):
+        try:
+            out[what] = (data_dir() / name).read_text(encoding="utf-8")
+        except OSError:
+            out[what] = "{}" if what == "asked" else ""
+    return out
+
+
+def numberings() -> dict[str, str | None]:
+    """The release each shipped table says it is numbered in."""
+    import json
+
+    texts = _texts()
+    try:
+        asked_numbering = json.loads(texts["asked"]).get("numbering")
+    except (ValueError, AttributeError):
+        asked_numbering = None
+    return {"topics": numbering_of(texts["topics"]), "cards": numbering_of(texts["cards"]),
+            "asked": asked_numbering if isinstance(asked_numbering, str) else None}
+
+
+__all__ = ["MAP_FILE", "NUMBERING", "Carry", "Renumbering", "Via", "asked", "cards",
+           "numbering_of", "numberings", "renumbering", "table_ids", "table_ids_of", "topics"]

@@ -44,9 +44,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
+
+if TYPE_CHECKING:
+    from crsearch.search.topics import Topic
 
 #: The folder of the search data inside the site.
 FOLDER = "search"
@@ -309,16 +312,20 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         letter_files[letter] = name.split("/", 1)[1]
 
     # The judges' topics and the rules-famous cards (search.Engine._with_topics),
-    # a file per first letter: a query asks only for its words' letters.
-    from crsearch.search.cardtopics import table as cards_table
+    # their rule ids carried into this release (search/tables.py), a file per
+    # first letter: a query asks only for its words' letters.
+    from crsearch.search import tables as shipped
+    from crsearch.search.asked import doc_texts
 
+    carry = shipped.Carry(release.effective_date, doc_texts(docs))
     topics_files: dict[str, str] = {}
-    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries))).items():
+    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries),
+                                              shipped.topics(carry))).items():
         name, raw = _hashed(f"{TOPICS}-{_safe(letter)}", f"{TOPICS}-{letter}", data)
         files[name] = raw
         topics_files[letter] = name.split("/", 1)[1]
     cards_files: dict[str, str] = {}
-    for letter, data in cards_by_letter(cards_table()).items():
+    for letter, data in cards_by_letter(shipped.cards(carry)).items():
         name, raw = _hashed(f"{CARDS}-{_safe(letter)}", f"{CARDS}-{letter}", data)
         files[name] = raw
         cards_files[letter] = name.split("/", 1)[1]
@@ -398,14 +405,16 @@ def inflections(w: str) -> list[str]:
     return out
 
 
-def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> dict[str, Any]:
+def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str],
+                topics: tuple[Topic, ...] | None = None) -> dict[str, Any]:
     """The topics (their cues' stems grouped by the rules they name), the
     stems of the cue words' likely forms that are not among the ``known``
-    words (whose files give their stems)."""
+    words (whose files give their stems).  ``topics``: the topics carried
+    into the release (``tables.topics``), else the table as it is."""
     from crsearch.search.topics import Cues, cue_words
 
     groups: dict[tuple[str, ...], list[str]] = {}
-    for stems, _, topic in Cues(stem, ids.__contains__).cues:
+    for stems, _, topic in Cues(stem, ids.__contains__, topics).cues:
         groups.setdefault(topic.rules, []).append(" ".join(sorted(stems)))
     cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
     forms: dict[str, str] = {}

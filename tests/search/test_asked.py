@@ -44,8 +44,7 @@ def test_the_shipped_questions_are_development_ones_with_their_pages(latest_rele
              for q in json.loads((BENCH / path).read_text())["questions"]}
     assert later and not later & {e["source"] for e in entries}
     ids = {r.id for r in latest_release.rules}
-    assert all(set(e["ids"]) <= ids and set(e["check"]) == set(e["ids"]) for e in entries)
-    assert all(1 <= len(words) <= 4 for e in entries for words in e["check"].values())
+    assert all(set(e["ids"]) <= ids for e in entries)
 
 
 def test_the_shipped_file_is_what_the_tool_writes(latest_release, monkeypatch):
@@ -61,33 +60,29 @@ def test_the_shipped_file_is_what_the_tool_writes(latest_release, monkeypatch):
 
 
 def test_an_id_holds_only_where_its_text_says_the_same():
-    entries = [{"question": "q1", "ids": ["702.19b", "702.2c"], "source": "http://a",
-                "check": {"702.19b": ["trample", "excess", "lethal", "assign"],
-                          "702.2c": ["deathtouch", "nonzero"]}},
-               {"question": "q2", "ids": ["999.1"], "source": "http://b", "check": {}}]
-    texts = {"702.19b": "Trample: assign lethal damage, the excess to the player",
-             "702.2c": "Flying: a creature with flying can't be blocked except..."}
-    got = asked.for_release(entries, texts)
-    # 702.2c means something else here, 999.1 does not exist: q2 goes.
-    assert got == [{"question": "q1", "ids": ["702.19b"], "source": "http://a"}]
+    texts = {"702.19b": "Trample: assign lethal damage, the excess to the player"}
     # Three of four check words are enough (a reworded rule still holds).
     assert asked.holds("702.19b", ["trample", "excess", "lethal", "zzz"], texts)
     assert not asked.holds("702.19b", ["trample", "yyy", "lethal", "zzz"], texts)
+    assert not asked.holds("999.1", [], texts)
 
 
-def test_renumbered_releases_keep_fewer_questions(latest_release):
+def test_renumbered_releases_keep_their_questions_under_their_numbers(latest_release):
     from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.search import tables
     from crsearch.search.build import documents
 
     archive = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive"
     old = release_from_bytes((archive / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
     entries = asked.load()
-    now = asked.for_release(entries, asked.doc_texts(documents(latest_release)))
-    then = asked.for_release(entries, asked.doc_texts(documents(old)))
-    assert len(now) == len(entries)
-    assert 0 < len(then) < len(entries) * 0.8
-    # 702.19b was a banding rule in 2010 (trample was 702.17): not kept.
+    now = tables.asked(tables.Carry("2026-08-07", asked.doc_texts(documents(latest_release))))
+    then = tables.asked(tables.Carry("2010-02-01", asked.doc_texts(documents(old))))
+    assert now == entries
+    assert 0 < len(then) < len(entries)
+    # 702.19b was a banding rule in 2010: trample was 702.17, and its subrule
+    # answers there instead.
     assert not any("702.19b" in e["ids"] for e in then)
+    assert any("702.17b" in e["ids"] for e in then)
 
 
 def test_memory_matches_answers_like_the_bench_scores_a_hit():
@@ -144,18 +139,14 @@ def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, 
     for bad in ("{not json", "[]", '{"questions": 5}'):
         (tmp_path / "asked.json").write_text(bad, encoding="utf-8")
         assert asked.load() == []
-    good = {"question": "q", "ids": ["702.19b"], "source": "http://a",
-            "check": {"702.19b": ["trample"]}}
+    good = {"question": "q", "ids": ["702.19b"], "source": "http://a"}
     damaged = [{"question": "q"}, 3, "x", {"question": 5, "ids": ["1"]},
                {"question": "q", "ids": "702.19b"}, {"question": "q", "ids": [7]},
                {"question": "q", "ids": ["1"], "source": None}]
     (tmp_path / "asked.json").write_text(json.dumps(
-        {"questions": [*damaged, good, dict(good, check=["trample"]),
-                       dict(good, check={"702.19b": [["x"]]})]}), encoding="utf-8")
-    got = asked.load()
-    # The damaged entries go; a damaged check is no check.
-    assert got == [good, dict(good, check={}), dict(good, check={})]
-    assert asked.for_release(got, {"702.19b": "trample"})[0]["ids"] == ["702.19b"]
+        {"questions": [*damaged, good, dict(good, extra=["kept out"])]}), encoding="utf-8")
+    # The damaged entries go; what a good one holds besides is left out.
+    assert asked.load() == [good, good]
 
 
 @pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],

@@ -369,7 +369,10 @@ def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
     (copy / FAST).write_text(json.dumps(meta))
     question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
     other = Engine(copy)
-    assert other.index.fast.table("topics") is None and other.index.fast.table("cards") is None
+    for what in FAST_TABLES:
+        again, ready = other.index.fast.table(what), engine.index.fast.table(what)
+        assert type(again).__name__ == "ReadyParts" and again.letters == ready.letters
+        assert all(again.part(k) == ready.part(k) for k in ready.letters)
     got = other.search(question, 10)
     assert [h.id for h in got.results] == ids(engine, question)
     assert {h.why.get("card") for h in got.results} >= {"humility"}
