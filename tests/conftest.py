@@ -190,3 +190,12 @@ def shot(pg, name: str, full: bool = False) -> None:
     path = SHOTS / f"{name}.png"
     pg.screenshot(path=str(path), full_page=full)
     print(f"screenshot: {path}")
+
+
+@pytest.fixture(scope="session")
+def cite_pair_dir(tmp_path_factory) -> Path:
+    """A data dir with two synthetic releases (read-only!): 2012-01-10, and
+    2026-06-05 where the "heirloom rule" moved from 104.5k to 104.5j (104.5k
+    is the "crown rule" now) and a new keyword moved Stomp from 201.2 to 201.3."""
+    return _store_with(tmp_path_factory, "cite-pair",
+                       [FIXTURES / "cite_2012.txt", FIXTURES / "cite_2026.txt"], build_index=False)

@@ -144,18 +144,25 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
-              help="Read the citations as numbered on DATE (when the text was written).")
+              help="Read the citations as numbered on DATE (when the text was written; "
+                   "default: the date the text gives, else today).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--fix", is_flag=True, help="Rewrite FILE with moved citations renumbered.")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
-    """Check the rule citations in a text: fine, missing or moved since.
+    """Check the rule citations in a text: fine, moved since, missing, or
+    not the rule their words name.
 
     Finds citations in every form `crsearch rule` accepts (702.19c, CR 702.19c,
-    rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
-    release in effect on --as-of (default: the latest).  Prints one line per
-    problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
-    is missing or moved, so it can run in CI.
+    rule 702.19c, §702.19c, 601.2f-h, lists) and reads each as numbered on
+    --as-of.  Without it, a text that says when it was written (a dated
+    heading or byline such as "posted May 23, 2013", front matter's date:,
+    a post's timestamp) is read as of that date; the summary says which date
+    and where it was found.  Words next to a citation that name a rule ("the
+    legend rule (704.5k)") are checked too: when they name another rule, the
+    citation is a mismatch and the rule they name is given.  Prints one line
+    per problem as FILE:LINE:COL, then a summary; exits with 1 when any
+    citation is moved, mismatched or missing, so it can run in CI.
 
     \b
     Example:

@@ -320,27 +320,51 @@ def repair_lines(report: RepairReport) -> list[str]:
 # -- cite-check ------------------------------------------------------------------
 
 def render_cite_check(result: CiteCheck, name: str) -> str:
-    """One ``NAME:LINE:COL: problem`` line per moved or missing citation, then a summary."""
+    """One ``NAME:LINE:COL: problem`` line per citation that is not fine,
+    then a summary that says which date the numbers were read as of and
+    where that date came from."""
     out = []
     for c in result.citations:
-        if c["status"] == "moved":
+        status = c["status"]
+        if status == "moved":
             msg = f"{c['id']} moved -> {c['now']}"
-        elif c["status"] == "missing":
+        elif status == "mismatch":
+            msg = f"{c['id']} is not what \"{c['words']}\" names: that is {c['now']} today"
+        elif status == "missing":
             if c["id"] in result.removed:
                 msg = f"{c['id']} was removed in {result.removed[c['id']]}"
             else:
                 msg = f"{c['id']} does not exist in the {result.release} rules"
-            if c.get("nearest"):
+            if c.get("now"):
+                said = f"\"{c['words']}\"" if c.get("words") else "its words"
+                msg += f"; {said} {'name' if c.get('words') else 'live on in'} {c['now']} today"
+            elif c.get("nearest"):
                 msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
         else:
             continue
         out.append(f"{name}:{c['line']}:{c['column']}: {msg}")
-    n, moved, missing = len(result.citations), result.count("moved"), result.count("missing")
+    n = len(result.citations)
     if not n:
         out.append(f"{name}: no rule citations found")
+        return "\n".join(out)
+    tally = ", ".join(f"{result.count(s)} {word}" for s, word in (
+        ("ok", "ok"), ("moved", "moved"), ("mismatch", "mismatched"), ("missing", "missing")))
+    cites = f"{n} citation{'s' if n != 1 else ''}"
+    when = result.as_of
+    if when is not None and when["from"] == "text":
+        words = when["words"] if len(when["words"]) <= 60 else when["words"][:59] + "…"
+        head = (f"{cites} read as of {when['date']}, the date on line {when['line']} "
+                f"(\"{words}\"), in the {result.release} rules")
+    elif when is not None:
+        head = f"{cites} read as of {when['date']} (--as-of), in the {result.release} rules"
+    elif result.today_only:
+        head = (f"{cites} checked against today's release ({result.release}) only: the text "
+                f"has no date and no words that name the rules (give --as-of DATE if it is "
+                f"older)")
     else:
-        out.append(f"{name}: {n} citation{'s' if n != 1 else ''} checked against "
-                   f"{result.release}: {n - moved - missing} ok, {moved} moved, {missing} missing")
+        head = (f"{cites} checked against {result.release} (the text has no date; "
+                f"{result.words_checked} checked by the words around them)")
+    out.append(f"{name}: {head}: {tally}")
     return "\n".join(out)
 
 

@@ -32,7 +32,8 @@ _SPACED_LETTER = re.compile(r" ([b-km-np-z])(?=$|[\s.,;:)\]])")
 class Citation:
     """One cited id, where it is written, and what became of it."""
 
-    __slots__ = ("column", "end", "id", "line", "nearest", "now", "start", "status", "text")
+    __slots__ = ("column", "end", "id", "line", "nearest", "now", "start", "status", "text",
+                 "words")
 
     def __init__(self, text: str, start: int, end: int, line: int, column: int, id: str):
         self.text, self.start, self.end = text, start, end
@@ -40,6 +41,7 @@ class Citation:
         self.status = "ok"
         self.now: str | None = None
         self.nearest: list[str] = []
+        self.words: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "line": self.line, "column": self.column,
@@ -48,6 +50,8 @@ class Citation:
             d["now"] = self.now
         if self.nearest:
             d["nearest"] = self.nearest
+        if self.words is not None:
+            d["words"] = self.words
         return d
 
 
@@ -156,36 +160,79 @@ def _parenthesised(text: str, a: int, b: int) -> bool:
     return text[max(0, a - 1):a] == "(" and text[b:b + 1] == ")"
 
 
-def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
+def check(store: Any, text: str, as_of: str | None = None, *, own_date: bool = True,
+          words: bool = True) -> dict[str, Any]:
     """Find and check every citation; the ``cite-check --json`` contract.
 
-    Against the release in effect on ``as_of`` (default: the latest): an id
-    it lacks is ``missing`` (with the nearest ids); one renumbered since is
-    ``moved`` (``now`` is today's number); one removed since is ``missing``
-    (``removed`` gives the date).  Without ``as_of``, an id that today's
-    rules lack but an older release has is followed from that release.
+    The numbers are read as numbered on ``as_of``; without it, on the date
+    the text gives for itself (``textdate.written_on``, unless ``own_date``
+    is false), else in today's release.  An id that release lacks is
+    ``missing`` (with the nearest ids); one renumbered since is ``moved``
+    (``now`` is today's number); one removed since is ``missing``
+    (``removed`` gives the date).  Without a date, an id that today's rules
+    lack but an older release has is followed from that release.  Then,
+    unless ``words`` is false, the words next to each citation are read
+    (``citewords``): a rule they name clearly, other than the cited one as
+    numbered when it was written, makes the citation a ``mismatch`` with
+    ``now`` that rule's number today (a ``missing`` one gets that ``now``).
     """
     from crsearch.store.lookup import Library
 
     latest = store.pick(None)
-    base = store.pick(as_of) if as_of else latest
+    dated: dict[str, Any] | None = None
+    if as_of:
+        dated = {"date": as_of, "from": "option"}
+    elif own_date:
+        from crsearch.desk.textdate import written_on
+
+        found = written_on(text)
+        if found is not None:
+            as_of = found.date
+            dated = {"date": found.date, "from": "text", "line": found.line,
+                     "words": found.words, "kind": found.kind}
+    if as_of:
+        first = store.releases()[0]
+        # A text older than every release is read in the first one: the
+        # numbering nearest to the one its writer saw.
+        base = store.pick(as_of) if as_of >= first.effective_date else first
+    else:
+        base = latest
     cites = find(text)
     lib_base = Library(base)
     lib_now = Library(latest) if base is not latest else lib_base
     follow: dict[str, list[Citation]] = {}
     orphans: list[Citation] = []
-    for c in cites:
+    read_in: dict[int, str] = {}  # citation's index -> the release its number is read in
+    for n, c in enumerate(cites):
         if not lib_base.exists(c.id):
             if as_of:
                 c.status, c.nearest = "missing", lib_base.suggestions(c.id)
+                read_in[n] = base.effective_date
             else:
                 orphans.append(c)
-        elif base is not latest:
-            follow.setdefault(c.id, []).append(c)
+        else:
+            read_in[n] = base.effective_date
+            if base is not latest:
+                follow.setdefault(c.id, []).append(c)
     removed: dict[str, str] = {}
     cache = _TraceCache(store, latest)
     if follow:
-        traced = cache.trace(sorted(follow), base.effective_date)
+        # A chapter goes to today's chapter of its title, else where its
+        # first rules went ("310" of 2009, the combat damage step, is 510).
+        chapters = [ch for ch in follow if numbers.kind(ch) == "chapter"]
+        stand_in = {ch: [r for r in (f"{ch}.1", f"{ch}.2", f"{ch}.3") if lib_base.exists(r)]
+                    for ch in chapters}
+        traced = cache.trace(sorted({*follow, *(r for rs in stand_in.values() for r in rs)}),
+                             base.effective_date)
+        titled = {_fold_title(c.title): c.id for c in lib_now.chapters.values()}
+        for ch in chapters:
+            same = titled.get(_fold_title(lib_base.chapters[ch].title))
+            went = [now for r in stand_in[ch] if r in traced for now in [traced[r][0]] if now]
+            if same is not None:
+                traced[ch] = (same, latest.effective_date)
+            elif went:
+                heads = [r.split(".", 1)[0] for r in went]
+                traced[ch] = (max(heads, key=heads.count), latest.effective_date)
         for id, group in follow.items():
             now, date = traced.get(id, (id, latest.effective_date))
             for c in group:
@@ -218,16 +265,74 @@ def check(store: Any, text: str, as_of: str | None = None) -> dict[str, Any]:
         traced_old: dict[str, tuple[str | None, str]] = {}
         for date, group_ids in by_home.items():
             traced_old.update(cache.trace(group_ids, date))
+        position = {c: n for n, c in enumerate(cites)}
         for c in orphans:
             if c.id not in traced_old:
                 c.status, c.nearest = "missing", lib_now.suggestions(c.id)
+                read_in[position[c]] = latest.effective_date
             else:
                 _settle(c, *traced_old[c.id], lib_now, removed)
+                read_in[position[c]] = homes[c.id]
+    checked = (_check_words(store, text, cites, read_in, cache, latest, removed)
+               if words and cites else 0)
     cache.save()
     problems = sum(1 for c in cites if c.status != "ok")
-    return {"release": base.effective_date, "latest": latest.effective_date,
-            "citations": [c.to_dict() for c in cites], "problems": problems,
-            "removed": removed}
+    return {"release": base.effective_date, "latest": latest.effective_date, "as_of": dated,
+            "words_checked": checked, "citations": [c.to_dict() for c in cites],
+            "problems": problems, "removed": removed}
+
+
+def _check_words(store: Any, text: str, cites: list[Citation], read_in: dict[int, str],
+                 cache: _TraceCache, latest: Any, removed: dict[str, str]) -> int:
+    """Read the words next to each citation (see ``check``); how many named a rule."""
+    from crsearch.desk import citewords
+
+    sides = citewords.contexts(text, [(c.start, c.end) for c in cites])
+    scorers: dict[str, citewords.RuleWords] = {}
+    named: dict[str, list[tuple[Citation, str, str]]] = {}  # release -> (citation, rule, words)
+    checked = 0
+    for n, c in enumerate(cites):
+        date = read_in.get(n)
+        left, right = sides[n]
+        if date is None or not (left.strip() or right.strip()):
+            continue
+        rw = scorers.get(date)
+        if rw is None:
+            rw = scorers[date] = citewords.RuleWords.of_release(store.pick(date))
+        verdict = citewords.judge(rw, c.id, left, right, exists=rw.has(c.id))
+        if verdict.fits is None:
+            continue
+        checked += 1
+        if not verdict.fits and verdict.better is not None:
+            named.setdefault(date, []).append((c, verdict.better, verdict.words))
+    # A rule removed since, that the words did not place: the rule whose
+    # words are most like its own text then, if one is clearly so.
+    for n, c in enumerate(cites):
+        date = read_in.get(n)
+        if c.status != "missing" or c.id not in removed or c.now is not None or date is None:
+            continue
+        old = store.pick(date).rule_dicts(c.id.split(".", 1)[0], c.id, c.id.__eq__)
+        if not old:
+            continue
+        rw = scorers.get(latest.effective_date)
+        if rw is None:
+            rw = scorers[latest.effective_date] = citewords.RuleWords.of_release(latest)
+        c.now = citewords.successor(rw, c.id, old[0]["text"])
+    for date, found in named.items():
+        now_of: dict[str, str | None]
+        if date == latest.effective_date:
+            now_of = {better: better for _, better, _ in found}
+        else:
+            traced = cache.trace(sorted({b for _, b, _ in found}), date)
+            now_of = {b: traced[b][0] for b in traced}
+        for c, better, said in found:
+            now = now_of.get(better)
+            if now is None:
+                continue  # the rule the words name is gone today: nothing better to say
+            if c.status != "missing":
+                c.status = "mismatch"
+            c.now, c.words = now, citewords.shown(said)
+    return checked
 
 
 class _TraceCache:
@@ -300,6 +405,10 @@ class _TraceCache:
                 pass
 
 
+def _fold_title(title: str) -> str:
+    return " ".join(title.casefold().replace("-", " ").split())
+
+
 def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
             removed: dict[str, str]) -> None:
     if now is None:
@@ -312,18 +421,65 @@ def _settle(c: Citation, now: str | None, date: str, lib_now: Any,
 
 
 def fixed_text(text: str, citations: list[dict[str, Any]], found: list[Citation]) -> str:
-    """``text`` with each moved citation renumbered; nothing else changes."""
+    """``text`` with each moved citation renumbered; nothing else changes.
+
+    A short form stays short: the end of "601.2a-h" is written "i" when the
+    range moves to 601.2b-i, and written out in full only when the numbers
+    it leaves out change ("601.2a-h" with only 601.2a moved to 601.3a becomes
+    "601.3a-601.2h").
+    """
     by_pos = {(c.line, c.column): c for c in found}
     out, last = [], 0
+    prev: tuple[Citation, str] | None = None  # the citation before, and its number now
     for d in citations:
-        if d["status"] != "moved":
-            continue
         c = by_pos[(d["line"], d["column"])]
+        new = d["now"] if d["status"] == "moved" else c.id
+        written = new
+        short = _short_form(c)
+        if short is not None and prev is not None and _joined(text, prev[0], c):
+            written = _shortened(new, prev[1], short)
+            if written is None:
+                written = new
+        elif d["status"] != "moved":
+            written = c.text
+        prev = (c, new)
+        if written == c.text:
+            continue
         out.append(text[last:c.start])
-        out.append(d["now"])
+        out.append(written)
         last = c.end
     out.append(text[last:])
     return "".join(out)
+
+
+def _short_form(c: Citation) -> str | None:
+    """How a shortened citation is written: "letters" ("h" after 601.2f),
+    "rule" ("8" or "8b" after 119.7), or None when written out."""
+    if c.text == c.id or not c.id.endswith(c.text) or "." in c.text:
+        return None
+    return "letters" if c.text.isalpha() else "rule"
+
+
+_JOIN = re.compile(r"\s*(?:[-\u2010-\u2015\u2212,/&]|and|or|to|through)\s*(?:and\s*)?", re.IGNORECASE)
+
+
+def _joined(text: str, before: Citation, c: Citation) -> bool:
+    """Is ``c`` written right after ``before``, in the same range or list?"""
+    return before.end <= c.start and bool(_JOIN.fullmatch(text[before.end:c.start]))
+
+
+def _shortened(new: str, base: str, form: str) -> str | None:
+    """``new`` written short after ``base`` (what the short form leaves out
+    must be the same), or None when it cannot be."""
+    if form == "letters":
+        head = new.rstrip(numbers.LETTERS)
+        if head != new and head == base.rstrip(numbers.LETTERS):
+            return new[len(head):]
+        return None
+    head = new.split(".", 1)[0] + "."
+    if "." in new and base.startswith(head):
+        return new[len(head):]
+    return None
 
 
 def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
