@@ -32,8 +32,8 @@ _SPACED_LETTER = re.compile(r" ([b-km-np-z])(?=$|[\s.,;:)\]])")
 class Citation:
     """One cited id, where it is written, and what became of it."""
 
-    __slots__ = ("column", "end", "id", "line", "nearest", "now", "start", "status", "text",
-                 "words")
+    __slots__ = ("column", "end", "id", "line", "nearest", "now", "read_in", "start", "status",
+                 "text", "words")
 
     def __init__(self, text: str, start: int, end: int, line: int, column: int, id: str):
         self.text, self.start, self.end = text, start, end
@@ -42,6 +42,7 @@ class Citation:
         self.now: str | None = None
         self.nearest: list[str] = []
         self.words: str | None = None
+        self.read_in: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text, "line": self.line, "column": self.column,
@@ -52,6 +53,8 @@ class Citation:
             d["nearest"] = self.nearest
         if self.words is not None:
             d["words"] = self.words
+        if self.read_in is not None:
+            d["read_in"] = self.read_in
         return d
 
 
@@ -170,7 +173,8 @@ def check(store: Any, text: str, as_of: str | None = None, *, own_date: bool = T
     ``missing`` (with the nearest ids); one renumbered since is ``moved``
     (``now`` is today's number); one removed since is ``missing``
     (``removed`` gives the date).  Without a date, an id that today's rules
-    lack but an older release has is followed from that release.  Then,
+    lack but an older release has is followed from the newest release that
+    has it, and the text is taken to be of that era (``_era``).  Then,
     unless ``words`` is false, the words next to each citation are read
     (``citewords``): a rule they name clearly, other than the cited one as
     numbered when it was written, makes the citation a ``mismatch`` with
@@ -217,48 +221,14 @@ def check(store: Any, text: str, as_of: str | None = None, *, own_date: bool = T
     removed: dict[str, str] = {}
     cache = _TraceCache(store, latest)
     if follow:
-        # A chapter goes to today's chapter of its title, else where its
-        # first rules went ("310" of 2009, the combat damage step, is 510).
-        chapters = [ch for ch in follow if numbers.kind(ch) == "chapter"]
-        stand_in = {ch: [r for r in (f"{ch}.1", f"{ch}.2", f"{ch}.3") if lib_base.exists(r)]
-                    for ch in chapters}
-        traced = cache.trace(sorted({*follow, *(r for rs in stand_in.values() for r in rs)}),
-                             base.effective_date)
-        titled = {_fold_title(c.title): c.id for c in lib_now.chapters.values()}
-        for ch in chapters:
-            same = titled.get(_fold_title(lib_base.chapters[ch].title))
-            went = [now for r in stand_in[ch] if r in traced for now in [traced[r][0]] if now]
-            if same is not None:
-                traced[ch] = (same, latest.effective_date)
-            elif went:
-                heads = [r.split(".", 1)[0] for r in went]
-                traced[ch] = (max(heads, key=heads.count), latest.effective_date)
+        traced = _trace(cache, sorted(follow), lib_base, lib_now)
         for id, group in follow.items():
             now, date = traced.get(id, (id, latest.effective_date))
             for c in group:
                 _settle(c, now, date, lib_now, removed)
+    homes: dict[str, str] = {}
     if orphans:
-        # Not in today's rules: maybe a number from an older release, the
-        # newest that has it.  Each release's id list is read once.
-        homes: dict[str, str] = {}
-        wanted = set()
-        for c in orphans:
-            known = cache.data.get(f"home|{c.id}")
-            if known is None:
-                wanted.add(c.id)
-            elif known[1]:
-                homes[c.id] = known[1]
-        asked = set(wanted)
-        for s in reversed(store.releases()[:-1]):
-            if not wanted:
-                break
-            have = wanted & set(s.meta()["rule_ids"])
-            for id in have:
-                homes[id] = s.effective_date
-            wanted -= have
-        for id in asked:  # remembered, found or not
-            cache.data[f"home|{id}"] = [id, homes.get(id, "")]
-            cache.dirty = True
+        homes = _homes(store, cache, sorted({c.id for c in orphans}))
         by_home: dict[str, list[str]] = {}
         for id, date in homes.items():
             by_home.setdefault(date, []).append(id)
@@ -273,22 +243,146 @@ def check(store: Any, text: str, as_of: str | None = None, *, own_date: bool = T
             else:
                 _settle(c, *traced_old[c.id], lib_now, removed)
                 read_in[position[c]] = homes[c.id]
-    checked = (_check_words(store, text, cites, read_in, cache, latest, removed)
-               if words and cites else 0)
+    scorers = _Scorers(store)
+    sides = _contexts(text, cites) if words and cites else None
+    era = (_era(store, cites, read_in, homes, cache, lib_now, removed, sides, scorers)
+           if homes else None)
+    checked = (_check_words(store, cites, read_in, cache, latest, removed, sides, scorers)
+               if sides is not None else 0)
     cache.save()
+    for n, c in enumerate(cites):
+        if read_in.get(n, base.effective_date) != base.effective_date:
+            c.read_in = read_in[n]
     problems = sum(1 for c in cites if c.status != "ok")
     return {"release": base.effective_date, "latest": latest.effective_date, "as_of": dated,
-            "words_checked": checked, "citations": [c.to_dict() for c in cites],
+            "era": era, "words_checked": checked, "citations": [c.to_dict() for c in cites],
             "problems": problems, "removed": removed}
 
 
-def _check_words(store: Any, text: str, cites: list[Citation], read_in: dict[int, str],
-                 cache: _TraceCache, latest: Any, removed: dict[str, str]) -> int:
-    """Read the words next to each citation (see ``check``); how many named a rule."""
+def _contexts(text: str, cites: list[Citation]) -> list[tuple[str, str]]:
+    """The words before and after each citation (``citewords.contexts``)."""
     from crsearch.desk import citewords
 
-    sides = citewords.contexts(text, [(c.start, c.end) for c in cites])
-    scorers: dict[str, citewords.RuleWords] = {}
+    return citewords.contexts(text, [(c.start, c.end) for c in cites])
+
+
+class _Scorers:
+    """Each release's ``citewords.RuleWords``, read once per check."""
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.known: dict[str, Any] = {}
+
+    def __call__(self, date: str) -> Any:
+        if date not in self.known:
+            from crsearch.desk.citewords import RuleWords
+
+            self.known[date] = RuleWords.of_release(self.store.pick(date))
+        return self.known[date]
+
+
+def _trace(cache: _TraceCache, ids: list[str], lib_then: Any,
+           lib_now: Any) -> dict[str, tuple[str | None, str]]:
+    """Where ``ids``, numbered as in ``lib_then``'s release, are today.
+
+    A chapter goes to today's chapter of its title, else where its first
+    rules went ("310" of 2009, the combat damage step, is 510).
+    """
+    chapters = [ch for ch in ids if numbers.kind(ch) == "chapter"]
+    stand_in = {ch: [r for r in (f"{ch}.1", f"{ch}.2", f"{ch}.3") if lib_then.exists(r)]
+                for ch in chapters}
+    traced = cache.trace(sorted({*ids, *(r for rs in stand_in.values() for r in rs)}),
+                         lib_then.stored.effective_date)
+    today = lib_now.stored.effective_date
+    titled = {_fold_title(c.title): c.id for c in lib_now.chapters.values()}
+    for ch in chapters:
+        same = titled.get(_fold_title(lib_then.chapters[ch].title))
+        went = [now for r in stand_in[ch] if r in traced for now in [traced[r][0]] if now]
+        if same is not None:
+            traced[ch] = (same, today)
+        elif went:
+            heads = [r.split(".", 1)[0] for r in went]
+            traced[ch] = (max(heads, key=heads.count), today)
+    return traced
+
+
+def _homes(store: Any, cache: _TraceCache, ids: list[str]) -> dict[str, str]:
+    """The newest release that has each of ``ids`` (ids no release has are
+    left out).  Each release's id list is read once; answers are remembered."""
+    homes: dict[str, str] = {}
+    wanted = set()
+    for id in ids:
+        known = cache.data.get(f"home|{id}")
+        if known is None:
+            wanted.add(id)
+        elif known[1]:
+            homes[id] = known[1]
+    asked = set(wanted)
+    for s in reversed(store.releases()[:-1]):
+        if not wanted:
+            break
+        have = wanted & set(s.meta()["rule_ids"])
+        for id in have:
+            homes[id] = s.effective_date
+        wanted -= have
+    for id in asked:  # remembered, found or not
+        cache.data[f"home|{id}"] = [id, homes.get(id, "")]
+        cache.dirty = True
+    return homes
+
+
+def _era(store: Any, cites: list[Citation], read_in: dict[int, str], homes: dict[str, str],
+         cache: _TraceCache, lib_now: Any, removed: dict[str, str],
+         sides: list[tuple[str, str]] | None, scorers: _Scorers) -> dict[str, Any] | None:
+    """Read an undated text as of the era its old numbers show.
+
+    A text that cites numbers only older releases have (``homes``: the
+    newest release of each) was written when they all existed: up to the
+    oldest of those releases, the era.  Its other numbers are read as of the
+    era too when the words next to one fit its rule then better than the
+    rule it names today (a text may quote an old number among current ones).  Returns ``{"date", "by"}`` (the old numbers), or None
+    when the old numbers never existed together.
+    """
+    from crsearch.store.lookup import Library
+
+    date = min(homes.values())
+    lib_era = Library(store.pick(date))
+    if not all(lib_era.exists(id) for id in homes):
+        return None
+    todo = [n for n, c in enumerate(cites)
+            if c.status != "missing" and read_in.get(n) != date and lib_era.exists(c.id)]
+    if not todo:
+        return {"date": date, "by": sorted(homes, key=numbers.sort_key)}
+    traced = _trace(cache, sorted({cites[n].id for n in todo}), lib_era, lib_now)
+    for n in todo:
+        c = cites[n]
+        if c.id not in traced:
+            continue
+        now, gone = traced[c.id]
+        if (now or None) == (c.now if c.status == "moved" else c.id if c.status == "ok" else None):
+            read_in[n] = date  # the same answer either way
+            continue
+        if sides is None:
+            continue
+        from crsearch.desk.citewords import fit
+
+        left, right = sides[n]
+        if fit(scorers(date), c.id, left, right) <= fit(scorers(read_in[n]), c.id, left, right):
+            continue  # only words that fit the rule of the era better move a number there
+        c.status, c.now, c.nearest = "ok", None, []
+        removed.pop(c.id, None)
+        _settle(c, now, gone, lib_now, removed)
+        read_in[n] = date
+    return {"date": date, "by": sorted(homes, key=numbers.sort_key)}
+
+
+def _check_words(store: Any, cites: list[Citation], read_in: dict[int, str],
+                 cache: _TraceCache, latest: Any, removed: dict[str, str],
+                 sides: list[tuple[str, str]], scorers: _Scorers) -> int:
+    """Read the words next to each citation (see ``check``); how many named a rule."""
+    from crsearch.desk import citewords
+    from crsearch.desk.citewords import related
+
     named: dict[str, list[tuple[Citation, str, str]]] = {}  # release -> (citation, rule, words)
     checked = 0
     for n, c in enumerate(cites):
@@ -296,14 +390,26 @@ def _check_words(store: Any, text: str, cites: list[Citation], read_in: dict[int
         left, right = sides[n]
         if date is None or not (left.strip() or right.strip()):
             continue
-        rw = scorers.get(date)
-        if rw is None:
-            rw = scorers[date] = citewords.RuleWords.of_release(store.pick(date))
+        rw = scorers(date)
         verdict = citewords.judge(rw, c.id, left, right, exists=rw.has(c.id))
-        if verdict.fits is None:
+        checked += verdict.fits is not None
+        if not verdict.weighty or verdict.best or (c.status == "missing" and c.id in removed):
             continue
-        checked += 1
-        if not verdict.fits and verdict.better is not None:
+        # The words fit another rule better: maybe they fit what this number
+        # meant in an older release (numbers reused after a renumbering).
+        older = _older_reading(store, cache, scorers, c.id, date, left, right)
+        if older is not None:
+            if c.status != "missing":
+                c.status = "mismatch"
+            read_in[n], c.now = older
+            c.words = citewords.shown(verdict.words or " ".join((left + " … " + right).split()))
+            continue
+        if verdict.fits is False and verdict.better is not None:
+            # Words that name a rule cited next to this one (or to its list)
+            # are about that one: "205.3 and 205.4a, ability words from 207.2c".
+            near = related(verdict.better)
+            if any(near(cites[k].id) for k in range(max(0, n - 2), min(len(cites), n + 3))):
+                continue
             named.setdefault(date, []).append((c, verdict.better, verdict.words))
     # A rule removed since, that the words did not place: the rule whose
     # words are most like its own text then, if one is clearly so.
@@ -312,12 +418,8 @@ def _check_words(store: Any, text: str, cites: list[Citation], read_in: dict[int
         if c.status != "missing" or c.id not in removed or c.now is not None or date is None:
             continue
         old = store.pick(date).rule_dicts(c.id.split(".", 1)[0], c.id, c.id.__eq__)
-        if not old:
-            continue
-        rw = scorers.get(latest.effective_date)
-        if rw is None:
-            rw = scorers[latest.effective_date] = citewords.RuleWords.of_release(latest)
-        c.now = citewords.successor(rw, c.id, old[0]["text"])
+        if old:
+            c.now = citewords.successor(scorers(latest.effective_date), c.id, old[0]["text"])
     for date, found in named.items():
         now_of: dict[str, str | None]
         if date == latest.effective_date:
@@ -333,6 +435,68 @@ def _check_words(store: Any, text: str, cites: list[Citation], read_in: dict[int
                 c.status = "mismatch"
             c.now, c.words = now, citewords.shown(said)
     return checked
+
+
+#: An older version of a rule must fit the words this much better than the
+#: version the number was read in (shares of the words' weight).
+VERSION_MARGIN = 0.2
+VERSION_COVER = 0.5
+
+
+def _older_reading(store: Any, cache: _TraceCache, scorers: _Scorers, id: str, date: str,
+                   left: str, right: str) -> tuple[str, str] | None:
+    """(release, today's number) when the words beside ``id`` fit what it
+    numbered in a release before ``date`` clearly better than what it
+    numbered on ``date``; else None."""
+    from crsearch.desk.citewords import text_fit
+
+    rw = scorers(date)
+    runs = _versions(store, cache, id)
+    current = next((t for first, last, t in runs if first <= date <= last), None)
+    here = text_fit(rw, current, left, right) if current is not None else [0.0, 0.0]
+    best: tuple[float, str, str] | None = None
+    for _first, last, text in runs:
+        if last >= date or text == current:
+            continue
+        fits = text_fit(rw, text, left, right)
+        # Side by side: the old text must win on a side where it fits well.
+        score = max((f for f, h in zip(fits, here)
+                     if f >= VERSION_COVER and f >= h + VERSION_MARGIN), default=0.0)
+        if score and (best is None or score >= best[0]):
+            best = (score, last, text)
+    if best is None:
+        return None
+    now, _ = cache.trace([id], best[1]).get(id, (None, ""))
+    if now is None:
+        # Removed since: where its words went, if that is clear.
+        from crsearch.desk.citewords import successor
+
+        now = successor(scorers(store.pick(None).effective_date), id, best[2])
+    return (best[1], now) if now else None
+
+
+def _versions(store: Any, cache: _TraceCache, id: str) -> list[list[str]]:
+    """[first release, last release, text] of each run of releases in which
+    number ``id`` has the same text, oldest first (remembered in the cache)."""
+    key = f"versions|{id}"
+    known = cache.data.get(key)
+    if known is not None:
+        return [list(run) for run in known]
+    runs: list[list[str]] = []
+    chapter = id.split(".", 1)[0]
+    for s in store.releases():
+        got = s.rule_dicts(chapter, id, id.__eq__)
+        if not got:
+            continue
+        # Versions that differ in quotes or spacing alone are one.
+        text = " ".join(got[0]["text"].replace("\u2019", "'").replace("\u2018", "'").split())
+        if runs and runs[-1][2] == text:
+            runs[-1][1] = s.effective_date
+        else:
+            runs.append([s.effective_date, s.effective_date, text])
+    cache.data[key] = runs
+    cache.dirty = True
+    return runs
 
 
 class _TraceCache:

@@ -274,10 +274,12 @@ class RuleWords:
         for k, x in enumerate(lights):
             for name, n, factor in self.names.get(x, ()):
                 if tuple(lights[k:k + len(name)]) == name:
+                    weight = sum(self.idf.get(query[k + j][0], 0.0) for j in range(len(name)))
                     bonus = factor * sum(query[k + j][2] * self.idf.get(query[k + j][0], 0.0)
                                          for j in range(len(name)))
                     acc[n] = acc.get(n, 0.0) + bonus
-                    named.add(n)
+                    if weight >= self.min_query:  # "Text" names nothing clearly
+                        named.add(n)
         clear = {n for n, h in hits.items() if h >= MIN_HITS} | named
         return {self.ids[n]: v for n, v in acc.items()}, mass, {self.ids[n] for n in clear}
 
@@ -289,8 +291,9 @@ def _glossary_names(cited_by: list[str]) -> list[tuple[str, str]]:
 # -- the words next to a citation ----------------------------------------------
 
 # What ends the words about one citation: a sentence's end, a semicolon, a
-# new line that starts a list item, heading or blank line.
-_BREAK = re.compile(r"[.?!](?=\s+[\"'(\[]?[A-Z0-9])|[.?!]\s*$|;|\n\s*\n|\n\s*(?:[-*•>#]|\d+[.)]\s)|"
+# new line that starts a list item, heading or blank line, a backtick (code
+# is not words about a rule).
+_BREAK = re.compile(r"[.?!](?=\s+[\"'(\[]?[A-Z0-9])|[.?!]\s*$|;|`|\n\s*\n|\n\s*(?:[-*•>#]|\d+[.)]\s)|"
                     r"(?<![,(:—–-])\n(?=[ \t]*[A-Z])|"
                     r"\n(?=\s*(?:\d{3}\.\d+[a-z]*|\[?CR\b|rule\b)\s*[:—–-])", re.MULTILINE)
 _JARGON: dict[str, str] | None = None
@@ -387,10 +390,15 @@ class Verdict:
     the one they name, or close to it), or ``better``: the rule they name
     instead, with the ``words`` read."""
 
-    __slots__ = ("better", "fits", "score", "words")
+    __slots__ = ("best", "better", "fits", "score", "weighty", "words")
 
-    def __init__(self, fits: bool | None, better: str | None, words: str, score: float = 0.0):
+    def __init__(self, fits: bool | None, better: str | None, words: str, score: float = 0.0,
+                 best: bool = False, weighty: bool = False):
         self.fits, self.better, self.words, self.score = fits, better, words, score
+        #: The cited rule (or one it holds) is the one the words fit best.
+        self.best = best
+        #: Some side's words weigh enough to be read, clear or not.
+        self.weighty = weighty or fits is not None
 
 
 def _query(rw: RuleWords, side: str, nearest_first: bool) -> list[tuple[str, str, float]]:
@@ -413,7 +421,7 @@ def family(id: str) -> Any:
 
 def shown(words: str, width: int = 60) -> str:
     """Words read next to a citation, on one line and cut to about ``width``."""
-    one = " ".join(words.split()).strip(" ,;:—–-([")
+    one = " ".join(words.split()).strip(" ,;:—–-()[]")
     return one if len(one) <= width else one[:width - 1].rstrip() + "…"
 
 
@@ -443,12 +451,17 @@ def judge(rw: RuleWords, id: str, left: str, right: str, exists: bool = True) ->
     clearly names another; ``better`` is then the one named most strongly,
     taken down to the cited id's depth (a subrule for a subrule) when one
     of its parts scores well.  ``fits`` is None when no side names any
-    rule clearly.  For an ``id`` the release lacks (``exists`` false) the
+    rule clearly.  Words that name only what holds the cited rule (its
+    chapter's title) are consistent with it but say nothing of its letter:
+    another side may still name a rule that fits better.  For an ``id`` the release lacks (``exists`` false) the
     verdict is never ``fits``: ``better`` is the rule the words name, if any.
     """
     best_other: tuple[float, str, str] | None = None
     near = related(id) if exists else (lambda k: False)
+    above = set(numbers.ancestors(id)) if exists else set()
     depth = numbers.kind(id)
+    consistent: tuple[str, float] | None = None
+    weighty = False
     for side, nearest_first in ((left, True), (right, False)):
         q = _query(rw, side, nearest_first)
         if not q:
@@ -456,13 +469,20 @@ def judge(rw: RuleWords, id: str, left: str, right: str, exists: bool = True) ->
         got, mass, clear = rw.scores(q)
         if mass < rw.min_query or not got:
             continue
+        weighty = True
         ranked = sorted(got.items(), key=lambda kv: kv[1], reverse=True)
         top_id, top = ranked[0]
         if top < MIN_COVER * mass or top_id not in clear:
             continue
-        own = max((v for k, v in got.items() if near(k)), default=0.0)
+        own = max((v for k, v in got.items() if near(k) and k not in above), default=0.0)
         if own >= FIT_RATIO * top:
-            return Verdict(True, None, side.strip(), own / mass)
+            return Verdict(True, None, side.strip(), own / mass, best=own >= top)
+        held = max((v for k, v in got.items() if k in above), default=0.0)
+        if held >= FIT_RATIO * top:
+            # The words name what holds the citation ("state-based actions,
+            # 704.5a"): consistent with it, but silent on which part.
+            consistent = (side.strip(), held / mass)
+            continue
         others = [(k, v * (1 + NEAR_PRIOR * closeness(id, k)))
                   for k, v in ranked[:60] if not near(k)]
         others.sort(key=lambda kv: kv[1], reverse=True)
@@ -481,8 +501,48 @@ def judge(rw: RuleWords, id: str, left: str, right: str, exists: bool = True) ->
         if best_other is None or v > best_other[0]:
             best_other = (v, k, side.strip())
     if best_other is None:
-        return Verdict(None, None, "")
+        if consistent is not None:
+            return Verdict(True, None, consistent[0], consistent[1])
+        return Verdict(None, None, "", weighty=weighty)
     return Verdict(False, best_other[1], best_other[2], best_other[0])
+
+
+def fit(rw: RuleWords, id: str, left: str, right: str) -> float:
+    """How well rule ``id`` (or a rule it holds) fits the words beside it:
+    the share of their weight it has, on the side where it has most (0 when
+    there are no words, or ``rw`` lacks ``id``).  For comparing one number
+    read in two releases."""
+    if not rw.has(id):
+        return 0.0
+    near = related(id)
+    best = 0.0
+    for side, nearest_first in ((left, True), (right, False)):
+        q = _query(rw, side, nearest_first)
+        if not q:
+            continue
+        got, mass, _ = rw.scores(q)
+        if mass > 0:
+            best = max(best, max((v for k, v in got.items() if near(k)), default=0.0) / mass)
+    return best
+
+
+def text_fit(rw: RuleWords, text: str, left: str, right: str) -> list[float]:
+    """For each side of a citation whose words weigh enough to be read, the
+    share of their weight that ``text`` has (0.0 for a side too light):
+    how well one version of a rule fits the words, side by side."""
+    have = {s for s, _ in rw.words(text)}
+    out = []
+    for side, nearest_first in ((left, True), (right, False)):
+        seen: set[str] = set()
+        mass = got = 0.0
+        for s, _, w in _query(rw, side, nearest_first):
+            if s in seen or s not in rw.idf:
+                continue
+            seen.add(s)
+            mass += w * rw.idf[s]
+            got += w * rw.idf[s] if s in have else 0.0
+        out.append(got / mass if mass >= rw.min_query else 0.0)
+    return out
 
 
 def successor(rw: RuleWords, id: str, text: str) -> str | None:
@@ -525,4 +585,4 @@ def closeness(a: str, b: str) -> float:
     return 0.0
 
 
-__all__ = ["RuleWords", "Verdict", "closeness", "context", "contexts", "judge", "light", "related", "shown"]
+__all__ = ["RuleWords", "Verdict", "closeness", "family", "fit", "successor", "text_fit", "tokens", "context", "contexts", "judge", "light", "related", "shown"]
