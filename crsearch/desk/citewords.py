@@ -364,18 +364,34 @@ def context(text: str, start: int, end: int, prev_end: int, next_start: int) -> 
     return left, right
 
 
+_OPENS = frozenset(":—–-(=")
 _JOINED = re.compile(r"[\s,&/]*(?:(?:and|or|to|through)\b)?[\s,&/]*", re.IGNORECASE)
 
 
 def contexts(text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
-    """``context`` of every citation (spans in text order).  Citations in
-    a list ("613.6 and 613.7", "510.1c, 510.1d") share the words before the
-    first and after the last."""
+    """``context`` of every citation (spans in text order).  Words between
+    two citations go to one of them; citations in a list ("613.6 and
+    613.7", "510.1c, 510.1d") share the words before the first and after
+    the last."""
     out = []
     for k, (a, b) in enumerate(spans):
         prev_end = spans[k - 1][1] if k else 0
         next_start = spans[k + 1][0] if k + 1 < len(spans) else len(text)
         out.append(context(text, a, b, prev_end, next_start))
+    # Words running from one citation to the next: after ":", a dash or "("
+    # they are the first one's ("502.9a: how ... (see rule 310"); after a
+    # comma, the second one's ("121.1, and exchanging control is keyword
+    # action 701.8"); else they may be either's ("115.2a Playing a land
+    # (rule 305").
+    for k in range(len(spans) - 1):
+        between = text[spans[k][1]:spans[k + 1][0]]
+        if len(out[k][1]) != len(between) or _JOINED.fullmatch(between):
+            continue
+        first = between.lstrip()[:1]
+        if first in _OPENS:
+            out[k + 1] = ("", out[k + 1][1])
+        elif first == ",":
+            out[k] = (out[k][0], "")
     for k in range(1, len(spans)):
         if _JOINED.fullmatch(text[spans[k - 1][1]:spans[k][0]]):
             out[k] = (out[k - 1][0], out[k][1])
