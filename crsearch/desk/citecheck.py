@@ -267,11 +267,14 @@ def _contexts(text: str, cites: list[Citation]) -> list[tuple[str, str]]:
 
 
 class _Scorers:
-    """Each release's ``citewords.RuleWords``, read once per check."""
+    """What a check reads of each release, once: its ``citewords.RuleWords``
+    (``scorers(date)``) and its rule ids (``ids``)."""
 
     def __init__(self, store: Any):
         self.store = store
         self.known: dict[str, Any] = {}
+        self._stored: list[Any] | None = None
+        self._ids: dict[str, set[str]] = {}
 
     def __call__(self, date: str) -> Any:
         if date not in self.known:
@@ -279,6 +282,20 @@ class _Scorers:
 
             self.known[date] = RuleWords.of_release(self.store.pick(date))
         return self.known[date]
+
+    @property
+    def stored(self) -> list[Any]:
+        """The releases, oldest first."""
+        if self._stored is None:
+            self._stored = self.store.releases()
+        return self._stored
+
+    def ids(self, release: Any) -> set[str]:
+        """The rule ids of ``release`` (one of ``stored``)."""
+        got = self._ids.get(release.effective_date)
+        if got is None:
+            got = self._ids[release.effective_date] = set(release.meta()["rule_ids"])
+        return got
 
 
 def _trace(cache: _TraceCache, ids: list[str], lib_then: Any,
@@ -441,6 +458,8 @@ def _check_words(store: Any, cites: list[Citation], read_in: dict[int, str],
 #: version the number was read in (shares of the words' weight).
 VERSION_MARGIN = 0.2
 VERSION_COVER = 0.5
+#: How many releases apart a number's text is read (see ``_versions``).
+VERSION_STEP = 3
 
 
 def _older_reading(store: Any, cache: _TraceCache, scorers: _Scorers, id: str, date: str,
@@ -451,7 +470,7 @@ def _older_reading(store: Any, cache: _TraceCache, scorers: _Scorers, id: str, d
     from crsearch.desk.citewords import text_fit
 
     rw = scorers(date)
-    runs = _versions(store, cache, id)
+    runs = _versions(scorers, cache, id)
     current = next((t for first, last, t in runs if first <= date <= last), None)
     here = text_fit(rw, current, left, right) if current is not None else [0.0, 0.0]
     best: tuple[float, str, str] | None = None
@@ -475,16 +494,26 @@ def _older_reading(store: Any, cache: _TraceCache, scorers: _Scorers, id: str, d
     return (best[1], now) if now else None
 
 
-def _versions(store: Any, cache: _TraceCache, id: str) -> list[list[str]]:
-    """[first release, last release, text] of each run of releases in which
-    number ``id`` has the same text, oldest first (remembered in the cache)."""
+def _versions(reader: _Scorers, cache: _TraceCache, id: str) -> list[list[str]]:
+    """[first release, last release, text] of each run of the releases read
+    in which number ``id`` has the same text, oldest first (remembered in
+    the cache)."""
     key = f"versions|{id}"
     known = cache.data.get(key)
     if known is not None:
         return [list(run) for run in known]
     runs: list[list[str]] = []
     chapter = id.split(".", 1)[0]
-    for s in store.releases():
+    stored = reader.stored
+    has = [id in reader.ids(s) for s in stored]
+    # Every VERSION_STEP-th release that has the number, and the first and
+    # last of each run of releases that have it: a rule's text lasts for
+    # many releases, so its versions are all seen at a fraction of the reading.
+    picked = [k for k in range(len(stored)) if has[k] and (
+        (len(stored) - 1 - k) % VERSION_STEP == 0 or k == 0 or not has[k - 1]
+        or k == len(stored) - 1 or not has[k + 1])]
+    for k in picked:
+        s = stored[k]
         got = s.rule_dicts(chapter, id, id.__eq__)
         if not got:
             continue

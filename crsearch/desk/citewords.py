@@ -31,7 +31,9 @@ _CITING = frozenset(
     """rule rules cr mcr crs comprehensive see per section sections subrule subrules also e g eg
     i e ie etc you we i my me your our it its it's this these those there here but so do does
     did can could would should will just like cf ref quoting quote quoted says said states
-    according under current currently now right open rulebook""".split())
+    according under current currently now right open rulebook explain explains explained
+    describe describes described cover covers covered covering mention mentions mentioned talk
+    talks talking defined defines discuss discusses happens happen""".split())
 _STOP = STOP_WORDS | _CITING
 #: Words on each side of a citation that are read, nearest first.
 WINDOW = 14
@@ -174,7 +176,7 @@ class RuleWords:
         try:
             with open(path, encoding="utf-8") as f:
                 saved = json.load(f)
-            if saved.get("format") == cls.FORMAT and saved.get("date") == stored.effective_date:
+            if saved.get("format") == _signature() and saved.get("date") == stored.effective_date:
                 return cls(saved["date"], saved["ids"], saved["postings"],
                            [(k, n, w) for k, n, w in saved["names"]])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -205,7 +207,7 @@ class RuleWords:
         import tempfile
 
         names = [[list(k), n, w] for group in self.names.values() for k, n, w in group]
-        data = {"format": self.FORMAT, "date": self.date, "ids": self.ids,
+        data = {"format": _signature(), "date": self.date, "ids": self.ids,
                 "postings": self.postings, "names": names}
         try:
             fd, tmp = tempfile.mkstemp(prefix=".cite-words-", dir=path.parent)
@@ -282,6 +284,15 @@ class RuleWords:
                         named.add(n)
         clear = {n for n, h in hits.items() if h >= MIN_HITS} | named
         return {self.ids[n]: v for n, v in acc.items()}, mass, {self.ids[n] for n in clear}
+
+
+def _signature() -> str:
+    """What a kept scorer was built with: its format, the words left out and
+    the names' weights (a change to either builds it anew)."""
+    import hashlib
+
+    made = f"{RuleWords.FORMAT}|{' '.join(sorted(_STOP))}|{sorted(NAME_KINDS.items())}"
+    return f"{RuleWords.FORMAT}-{hashlib.sha256(made.encode()).hexdigest()[:12]}"
 
 
 def _glossary_names(cited_by: list[str]) -> list[tuple[str, str]]:

@@ -13,7 +13,8 @@ only these count, and only in the text's head (its front matter and first
 - a date after a word that says the text was written or changed ("posted",
   "published", "written", "updated", "edited", "opened", "commented",
   "revision as of" ...), at most a few words before it ("opened this issue
-  on", "commented on");
+  on", "commented on"), where the date ends its line or the word follows
+  a name at the line's start ("LevelX2 commented on Dec 23, 2020: ...");
 - a timestamp: a date with a time of day ("05-06-2009, 12:50 PM");
 - a date standing alone as a heading's or byline's last or first part, set
   off by punctuation ("Judge notes, June 2003", "LevelX2 — 29 Aug 2014",
@@ -78,6 +79,12 @@ _PROSE = re.compile(r"\b(?:on|since|after|before|until|till|from|in|by|to|of|bet
 # What may set a heading's date apart: the line's start or punctuation.
 _SET_OFF_BEFORE = re.compile(r"(?:^|[,;:(\[|·•—–-]|\s-)\s*(?:#\d+,\s*)?$")
 _SET_OFF_AFTER = re.compile(r"^\s*(?:$|[)\]|·•—–:;]|,\s*(?:\d{1,2}:\d\d|$)|\s-\s)")
+# A writing date ends its line ("... — posted May 23, 2013", "Alchus
+# commented Jan 3, 2015:"), or follows a name at the line's start
+# ("LevelX2 commented on Dec 23, 2020: seems correct ..."); in the middle of
+# prose ("... drove 100 km, posted on 2015-06-01, started ...") it is not one.
+_LINE_END = re.compile(r"^[\s)\].,:;!?—–-]*$")
+_BYLINE = re.compile(r"^[\s#>*_|—–-]*(?:[^\s,;.]+\s+){0,2}$")
 _FRONT_KEYS = re.compile(r"^\s*(date|published|pubdate|created|updated|lastmod|last_modified|"
                          r"modified|written)\s*[:=]\s*(.+)$", re.IGNORECASE)
 
@@ -171,7 +178,8 @@ def marks(text: str, today: datetime.date | None = None) -> list[TextDate]:
             if day is None:
                 continue
             before, after = line[:m.start()], line[m.end():]
-            if _CUE.search(before):
+            cue = _CUE.search(before)
+            if cue and (_LINE_END.match(after) or _BYLINE.match(before[:cue.start()])):
                 kind = "written"
             elif _TIME.match(after) or _TIME_BEFORE.search(before):
                 kind = "timestamp"

@@ -51,6 +51,7 @@ def test_each_form_of_a_writing_date_is_found(text, date, line, kind):
     "Notes\nThe Magic 2014 core set changed the legend rule (704.5k).",
     "Rhein Main Judges May\nWhat happens in combat here? 508.1 says attackers come first.",
     "See 702.19b. It costs $120.50, version 2.0.1, 100.5 km.",
+    "Not citations: the deck cost $120.50, I drove\n100.5 km, posted on 2015.06.01, started at 20.",
 ])
 def test_a_date_the_prose_mentions_is_not_the_writing_date(text):
     assert written_on(text, TODAY) is None
