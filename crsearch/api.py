@@ -188,7 +188,7 @@ class Rules:
                                f"({first}): nothing tells what its rule numbers meant")
         data = check(self.store, text, as_of)
         return CiteCheck(data["release"], data["latest"], data["citations"], data["removed"],
-                         data["as_of"], data["words_checked"])
+                         data["as_of"], data["words_checked"], data["era"])
 
     def _keyword_rules(self) -> list[Any]:
         from crsearch.rules.glossary import KEYWORD_CHAPTERS
@@ -427,16 +427,20 @@ class CiteCheck:
     release the numbers were read in, ``latest`` today's.  ``as_of`` says
     which date was used and where it came from: ``{"date", "from":
     "option"}``, ``{"date", "from": "text", "line", "words", "kind"}`` (the
-    text's own date), or None (no date: today's numbers).
-    ``words_checked`` counts the citations whose words named a rule.
+    text's own date), or None (no date: today's numbers).  ``era`` is set
+    for a text without a date that cites numbers only older releases have:
+    ``{"date", "by"}``, the newest release that has them all and those
+    numbers; a citation read in another release than ``release`` says which
+    in ``read_in``.  ``words_checked`` counts the citations whose words
+    named a rule.
     """
 
     def __init__(self, release: str, latest: str, citations: list[dict[str, Any]],
                  removed: dict[str, str], as_of: dict[str, Any] | None = None,
-                 words_checked: int = 0):
+                 words_checked: int = 0, era: dict[str, Any] | None = None):
         self.release, self.latest = release, latest
         self.citations, self.removed = citations, removed
-        self.as_of, self.words_checked = as_of, words_checked
+        self.as_of, self.words_checked, self.era = as_of, words_checked, era
 
     def __iter__(self) -> Any:
         return iter(self.citations)
@@ -454,12 +458,13 @@ class CiteCheck:
     def today_only(self) -> bool:
         """Nothing told how old the text is: no date, no words that name a
         rule; the numbers were checked against today's release only."""
-        return self.as_of is None and self.words_checked == 0 and bool(self.citations)
+        return (self.as_of is None and self.era is None and self.words_checked == 0
+                and bool(self.citations))
 
     def to_dict(self) -> dict[str, Any]:
         return {"release": self.release, "latest": self.latest, "as_of": self.as_of,
-                "words_checked": self.words_checked, "today_only": self.today_only,
-                "citations": self.citations}
+                "era": self.era, "words_checked": self.words_checked,
+                "today_only": self.today_only, "citations": self.citations}
 
     def __repr__(self) -> str:
         return (f"<CiteCheck {self.release}: {len(self.citations)} citations, "

@@ -362,7 +362,12 @@ def render_cite_check(result: CiteCheck, name: str) -> str:
                 f"has no date and no words that name the rules (give --as-of DATE if it is "
                 f"older)")
     else:
-        head = (f"{cites} checked against {result.release} (the text has no date; "
+        era = ""
+        if result.era is not None:
+            old = result.era["by"]
+            era = (f"; it cites {', '.join(old[:3])}{' …' if len(old) > 3 else ''}, of the "
+                   f"{result.era['date']} rules and before")
+        head = (f"{cites} checked against {result.release} (the text has no date{era}; "
                 f"{result.words_checked} checked by the words around them)")
     out.append(f"{name}: {head}: {tally}")
     return "\n".join(out)

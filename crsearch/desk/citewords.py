@@ -53,7 +53,8 @@ FIT_RATIO = 0.6
 CLOSE = 0.85
 MAX_CLOSE = 1
 #: A rule named by its title stands for its best part of the cited id's
-#: depth when that part scores at least this share of it.
+#: depth when that part scores at least this share of it (and stands out
+#: from the other parts).
 DESCEND = 0.5
 #: A removed rule's successor is read from its first words and must have
 #: this share of them.
@@ -447,8 +448,19 @@ def family(id: str) -> Any:
 
 
 def shown(words: str, width: int = 60) -> str:
-    """Words read next to a citation, on one line and cut to about ``width``."""
-    one = " ".join(words.split()).strip(" ,;:—–-()[]")
+    """Words read next to a citation, on one line and cut to about ``width``;
+    a bracket is kept only with its partner: '(the "legend rule") the player'."""
+    one = " ".join(words.split())
+    pairs = {"(": ")", "[": "]", ")": "(", "]": "["}
+    seps = " ,;:—–-"
+    while True:
+        one = one.strip(seps)
+        if one and one[0] in pairs and (one[0] in ")]" or pairs[one[0]] not in one):
+            one = one[1:]
+        elif one and one[-1] in pairs and (one[-1] in "([" or pairs[one[-1]] not in one):
+            one = one[:-1]
+        else:
+            break
     return one if len(one) <= width else one[:width - 1].rstrip() + "…"
 
 
@@ -521,9 +533,11 @@ def judge(rw: RuleWords, id: str, left: str, right: str, exists: bool = True) ->
         if len(rivals) >= MAX_CLOSE:
             continue
         if _DEPTH[numbers.kind(k)] < _DEPTH[depth]:
+            # Down to the part of the cited id's depth the words name, when
+            # one part stands out ("Trample" alone names 702.19, no subrule).
             parts = [(k2, v2) for k2, v2 in others[1:]
                      if numbers.kind(k2) == depth and within(k2) and v2 >= DESCEND * v]
-            if parts:
+            if parts and (len(parts) == 1 or parts[1][1] < CLOSE * parts[0][1]):
                 k = parts[0][0]
         if best_other is None or v > best_other[0]:
             best_other = (v, k, side.strip())

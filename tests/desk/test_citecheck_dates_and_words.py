@@ -124,7 +124,7 @@ def test_a_mismatch_shows_in_text_and_json_and_exits_1(cite_pair_dir):
     text = 'Per 104.5k (the "heirloom rule") the player keeps one gizmo of each name.'
     r = run(cite_pair_dir, "cite-check", "-", input=text)
     assert r.exit_code == 1, r.output
-    assert '<stdin>:1:5: 104.5k is not what "the "heirloom rule") the player keeps one gizmo of' \
+    assert '<stdin>:1:5: 104.5k is not what "(the "heirloom rule") the player keeps one gizmo' \
         in r.output and "that is 104.5j today" in r.output
     assert "1 checked by the words around them" in r.output
     assert "0 ok, 0 moved, 1 mismatched, 0 missing" in r.output
@@ -157,3 +157,32 @@ def test_a_dated_text_is_never_today_only(cite_pair_dir):
     data = json.loads(run(cite_pair_dir, "cite-check", "-", "--json",
                           input="Posted May 23, 2013\nSee 104.5a.").output)
     assert data["today_only"] is False and data["as_of"]["date"] == "2013-05-23"
+
+
+# -- an undated text's own numbers ----------------------------------------------------
+
+def test_numbers_only_old_releases_have_date_an_undated_text(cite_pair_dir):
+    # 201.2c exists only in 2012: the heirloom rule's 104.5k is read as of then.
+    text = ("Stomp does nothing for a holder (rule 201.2c).\n\n"
+            'The "heirloom rule" (104.5k) keeps one gizmo of each name.')
+    result = citecheck.check(Store(cite_pair_dir), text)
+    assert result["as_of"] is None
+    assert result["era"] == {"date": "2012-01-10", "by": ["201.2c"]}
+    c = cites(result)["104.5k"]
+    assert (c["status"], c["now"], c["read_in"]) == ("moved", "104.5j", "2012-01-10")
+    assert cites(result)["201.2c"]["now"] == "201.3c"
+
+
+def test_words_that_fit_an_old_version_of_the_number_follow_it_from_then(cite_pair_dir):
+    # No date, no old number: the words fit what 104.5k said in 2012.
+    text = "A player keeps one of their heirloom gizmos that share a name (104.5k)."
+    c = cites(citecheck.check(Store(cite_pair_dir), text))["104.5k"]
+    assert (c["status"], c["now"], c["read_in"]) == ("mismatch", "104.5j", "2012-01-10")
+
+
+def test_the_summary_names_the_old_numbers_that_date_a_text(cite_pair_dir):
+    text = ("Stomp does nothing for a holder (rule 201.2c).\n\n"
+            'The "heirloom rule" (104.5k) keeps one gizmo of each name.')
+    r = run(cite_pair_dir, "cite-check", "-", input=text)
+    assert "the text has no date; it cites 201.2c, of the 2012-01-10 rules and before" in r.output
+    assert "0 ok, 2 moved, 0 mismatched, 0 missing" in r.output
