@@ -416,6 +416,7 @@ def _check_words(store: Any, cites: list[Citation], read_in: dict[int, str],
         # meant in an older release (numbers reused after a renumbering).
         older = _older_reading(store, cache, scorers, c.id, date, left, right)
         if older is not None:
+            checked += verdict.fits is None  # the words placed it after all
             if c.status != "missing":
                 c.status = "mismatch"
             read_in[n], c.now = older
