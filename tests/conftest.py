@@ -263,3 +263,12 @@ def archive_data_dir(tmp_path_factory) -> Path:
                              Store(root), build_index=False, jobs=2)
     assert all(r.error is None for r in results), [r.error for r in results if r.error]
     return root
+
+
+@pytest.fixture(scope="session")
+def cite_pair_dir(tmp_path_factory) -> Path:
+    """A data dir with two synthetic releases (read-only!): 2012-01-10, and
+    2026-06-05 where the "heirloom rule" moved from 104.5k to 104.5j (104.5k
+    is the "crown rule" now) and a new keyword moved Stomp from 201.2 to 201.3."""
+    return _store_with(tmp_path_factory, "cite-pair",
+                       [FIXTURES / "cite_2012.txt", FIXTURES / "cite_2026.txt"], build_index=False)

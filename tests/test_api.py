@@ -99,7 +99,7 @@ def test_cite_check_is_cite_check_json(rules, latest_data_dir):
     assert got.to_dict() == json.loads(r.output)
     assert [c.status for c in got] == ["ok", "ok", "missing"]
     assert (got.count("missing"), got.problems, got.latest) == (1, 1, "2026-08-07")
-    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 1 missing>"
+    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 0 mismatch, 1 missing>"
     old = rules.cite_check("Trample is 702.19c.", as_of="2026-07-01")
     assert old.release == "2026-06-19"
     assert old.to_dict() == cli_json(latest_data_dir, "cite-check", "-", "--as-of", "2026-07-01",
