@@ -360,8 +360,8 @@ def render_cite_check(result: CiteCheck, name: str) -> str:
     skipped = result.count("skipped")
     n = len(result.citations) - skipped
     if not n:
-        out.append(f"{name}: no rule citations found"
-                   + (f" outside links and code ({skipped} skipped)" if skipped else ""))
+        out.append(f"{name}: 0 citations checked; {skipped} skipped in links, HTML or code"
+                   if skipped else f"{name}: no rule citations found")
         return "\n".join(out)
     tally = ", ".join(f"{result.count(s)} {word}" for s, word in (
         ("ok", "ok"), ("moved", "moved"), ("mismatch", "mismatched"), ("missing", "missing")))

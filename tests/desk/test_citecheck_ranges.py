@@ -10,15 +10,12 @@ from crsearch.desk import citecheck
 
 
 def fixed(text, moves):
-    """``fixed_text`` with the citations ``moves`` renumbers (id -> now) moved."""
+    """``renumbered`` with the citations ``moves`` renumbers (id -> now) moved."""
     found = citecheck.find(text)
-    cites = []
     for c in found:
-        d = c.to_dict()
         if c.id in moves:
-            d["status"], d["now"] = "moved", moves[c.id]
-        cites.append(d)
-    return citecheck.fixed_text(text, cites, found)
+            c.status, c.now = "moved", moves[c.id]
+    return citecheck.renumbered(text, found)
 
 
 @pytest.mark.parametrize("text, moves, want", [
