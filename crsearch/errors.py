@@ -63,10 +63,23 @@ class NoData(StoreError):
     exit_code = 3
 
 
+class BrokenInstall(CRSearchError):
+    """A file that ships with crsearch (``data/``) is missing or damaged: exit 2.
+
+    Not the user's data: the message names the file and says to reinstall.
+    """
+
+    exit_code = 2
+
+
 class KeptRelease(CRSearchError):
     """An import was refused because it would replace a better stored release: exit 2."""
 
     exit_code = 2
+
+
+class KeptCards(KeptRelease):
+    """A card data import was refused: the stored card data is newer or larger (exit 2)."""
 
 
 def short(value: object, limit: int = 80) -> str:

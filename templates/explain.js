@@ -1,7 +1,9 @@
-/* Explain a card, offline: the same matching as crsearch/explain.py `find`.
- * The term table and the small hand-written tables come from explain-terms.js
- * (window.CRSEARCH_EXPLAIN, written by `crsearch site build`), so nothing here
- * is a second copy of the rules' vocabulary: only the algorithm is.
+/* Explain a card, offline: the same matching as crsearch/desk/explain.py `find`
+ * (and crsearch/desk/abilities.py `read` for the readings of abilities).
+ * The term table, the readings' patterns and the small hand-written tables
+ * come from explain-terms.js (window.CRSEARCH_EXPLAIN, written by
+ * `crsearch site build`), so nothing here is a second copy of the rules'
+ * vocabulary or of the English of abilities: only the algorithm is.
  */
 (function () {
   "use strict";
@@ -11,6 +13,12 @@
   var VERB_NEXT = new Set(T.counter_verb_next), VERB_PREV = new Set(T.counter_verb_prev);
   var ZONE_PREV = new Set(T.exile_zone_prev), NOT_A_KIND = new Set(T.not_a_kind);
   var LAND_TYPES = new Set(T.land_types || []);
+  var TYPE_WORDS = new Set(T.type_words || []), SUBTYPE_KINDS = new Set(T.subtype_kinds || []);
+  var PREDICATES = new Set(T.predicates || []);
+  // The patterns are written in the subset of regular expressions that Python
+  // (re.M | re.A) and JavaScript ("gmu") read alike; see abilities.py.
+  var READINGS = (T.readings || []).map(function (r) { return [r, new RegExp(r.pattern, "gmu")]; });
+  var FACE_BREAK = T.face_break ? new RegExp(T.face_break, "gmu") : null;
   var TOKEN = /\{[^{}\s]{1,8}\}|[+\-\u2212]?[0-9X]+\/[+\-\u2212]?[0-9X]+|[\p{L}\p{N}]+(?:['\u2019][\p{L}\p{N}]+)*|[\u2014\u2013]/gu;
   var ALPHA = /^\p{L}+$/u;
 
@@ -53,7 +61,7 @@
   var P_WORDS = {
     f: sticky("[ \\u00a0]+from [^,.;:\\n(]+?(?:(?: and|,)(?: from)? [^,.;:\\n(]+?)*(?=$|[,.;:\\n(]| and [a-z]+ )"),
     o: sticky("[ \\u00a0]+(?:for|onto) [\\p{L}\\p{N}_\\u2019'-]+"),
-    w: sticky("[ \\u00a0]+with [^{\\n.,]+?(?= ?\\{|$|[\\n.,])"),
+    w: sticky("[ \\u00a0]+with [^{\\n.,(]+?(?= ?[{(]|$|[\\n.,])"),
     a: sticky("[ \\u00a0]+an? [\\p{L}\\p{N}_\\u2019'-]+(?: [\\p{L}\\p{N}_\\u2019'-]+)?(?=$|[,.;:\\n(])"),
     e: sticky("[ \\u00a0]+[^.\\r\\n(]+")
   };
@@ -154,12 +162,25 @@
     return null;
   }
 
+  function asACardWritesIt(text, toks, i, n, m) {
+    if (m.kind === "supertype") {
+      var nxt = i + n < toks.length ? toks[i + n][2] : "";
+      var prev = i > 0 ? text.slice(toks[i - 1][0], toks[i - 1][1]).toLowerCase() : "";
+      return TYPE_WORDS.has(nxt) || PREDICATES.has(prev);
+    }
+    if (SUBTYPE_KINDS.has(m.kind)) {
+      var c = text[toks[i][0]];
+      return c === c.toUpperCase() && c !== c.toLowerCase();
+    }
+    return true;
+  }
+
   function asPrinted(surface, m, b) {
     var s = surface.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
     return s === m.term.toLowerCase() || s === b.term.toLowerCase() || s.endsWith("cycling");
   }
 
-  function find(text) {
+  function words(text) {
     var toks = tokens(text), found = [], i = 0, maxWords = T.max_words || 6;
     while (i < toks.length) {
       var hit = null;
@@ -183,6 +204,7 @@
       var end = toks[i + n - 1][1];
       var id = choose(hit[1], toks, i, n, text);
       var m = T.meanings[id];
+      if (!asACardWritesIt(text, toks, i, n, m)) { i += 1; continue; }
       if (word === "counter" && n === 1 && m.kind === "counter") {
         var ck = counterKind(text, toks, i, start, id);
         start = ck[0]; id = ck[1]; m = T.meanings[id];
@@ -190,7 +212,10 @@
       }
       var b = T.meanings[base(m.id)] || m;
       var shape = m.params || (/^70[12]\./.test(b.id) ? (b.params || "") : "");
-      if (shape && asPrinted(text.slice(start, end), m, b)) end = params(text, end, shape);
+      if (shape && asPrinted(text.slice(start, end), m, b)) {
+        if (start > 0 && text[start - 1] !== "\n") shape = shape.replace("e", "");
+        end = params(text, end, shape);
+      }
       if (n === 1 && word === "die" && i > 0 && ["a", "sided", "the", "six", "twenty", "that"]
           .indexOf(text.slice(toks[i - 1][0], toks[i - 1][1]).toLowerCase()) >= 0) {
         i += 1;
@@ -203,7 +228,115 @@
     return found;
   }
 
+  function faces(text) {
+    var out = [], start = 0, m;
+    if (FACE_BREAK) {
+      FACE_BREAK.lastIndex = 0;
+      while ((m = FACE_BREAK.exec(text)) !== null) {
+        out.push([start, m.index]);
+        start = m.index + m[0].length;
+      }
+    }
+    out.push([start, text.length]);
+    return out;
+  }
+
+  function crosses(a, b) {
+    return a[0] < b[1] && b[0] < a[1] &&
+      !((a[0] <= b[0] && b[1] <= a[1]) || (b[0] <= a[0] && a[1] <= b[1]));
+  }
+
+  function aroundTerms(span, terms) {
+    var start = span[0], end = span[1], widened = true;
+    while (widened) {
+      widened = false;
+      for (var k = 0; k < terms.length; k++) {
+        var ts = terms[k].span[0], te = terms[k].span[1];
+        if (ts < start && start < te) return null;
+        if (start <= ts && ts < end && end < te) { end = te; widened = true; }
+      }
+    }
+    return [start, end];
+  }
+
+  function read(text, terms) {
+    var found = [], dropped = new Set();
+    faces(text).forEach(function (f) {
+      var fs = f[0], fe = f[1];
+      if (!terms.some(function (t) { return fs <= t.span[0] && t.span[0] < fe; })) return;
+      var face = text.slice(fs, fe), taken = [];
+      READINGS.forEach(function (pair) {
+        var r = pair[0], re = pair[1], m;
+        re.lastIndex = 0;
+        while ((m = re.exec(face)) !== null) {
+          if (m[0].length === 0) { re.lastIndex += 1; continue; }
+          var end = m.index + m[0].length, start = end - m[1].length;
+          if (start === end) continue;
+          var span = aroundTerms([fs + start, fs + end], terms);
+          if (span === null || taken.some(function (x) {
+            return (x[2] === r.group && x[0] < span[1] && span[0] < x[1]) || crosses(span, x);
+          })) continue;
+          taken.push([span[0], span[1], r.group, r]);
+        }
+      });
+      var conditions = taken.filter(function (x) { return x[2] === "trigger"; });
+      taken.forEach(function (x) {
+        var s = x[0], e = x[1], r = x[3];
+        if (x[2] !== "trigger" && conditions.some(function (c) { return c[0] <= s && e <= c[1]; })) return;
+        found.push({span: [s, e], text: text.slice(s, e), term: r.term, id: r.id, kind: r.kind,
+                    definition: r.definition, source: r.id, url: T.urls[r.id] || ""});
+        terms.forEach(function (t, k) {
+          if (r.drop.length && s <= t.span[0] && t.span[1] <= e &&
+              r.drop.indexOf(text.slice(t.span[0], t.span[1]).toLowerCase()) >= 0) dropped.add(k);
+        });
+      });
+    });
+    found.sort(function (a, b) { return a.span[0] - b.span[0] || b.span[1] - a.span[1]; });
+    return [found, dropped];
+  }
+
+  function find(text) {
+    var terms = words(text), got = read(text, terms), rows = [];
+    terms.forEach(function (t, k) { if (!got[1].has(k)) rows.push([t.span[0], -t.span[1], 1, k, t]); });
+    got[0].forEach(function (t, k) { rows.push([t.span[0], -t.span[1], 0, k, t]); });
+    rows.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]; });
+    return rows.map(function (row) { return row[4]; });
+  }
+
   window.crsearchExplain = find;
+
+  var READING_KINDS = new Set(T.reading_kinds || []);
+
+  // The text with its terms marked; a reading's span (which may hold terms)
+  // is underlined instead, so terms inside it stay visible.
+  function markUp(box, text, terms) {
+    var stack = [[box, text.length]], pos = 0;
+    function close() {
+      var top = stack.pop();
+      top[0].appendChild(document.createTextNode(text.slice(pos, top[1])));
+      pos = top[1];
+    }
+    terms.forEach(function (t, k) {
+      while (stack.length > 1 && stack[stack.length - 1][1] <= t.span[0]) close();
+      var parent = stack[stack.length - 1][0];
+      parent.appendChild(document.createTextNode(text.slice(pos, t.span[0])));
+      pos = t.span[0];
+      var el;
+      if (READING_KINDS.has(t.kind)) {
+        el = document.createElement("span");
+        el.className = "reading";
+        el.style.textDecoration = "underline";
+      } else {
+        el = document.createElement("mark");
+      }
+      el.title = t.term + " (" + t.id + ")";
+      el.id = "term-mark-" + (k + 1);
+      parent.appendChild(el);
+      stack.push([el, t.span[1]]);
+    });
+    while (stack.length > 1) close();
+    box.appendChild(document.createTextNode(text.slice(pos)));
+  }
 
   function show(text) {
     var terms = find(text);
@@ -212,17 +345,7 @@
     var none = document.getElementById("explain-none");
     box.textContent = "";
     list.textContent = "";
-    var last = 0;
-    terms.forEach(function (t, k) {
-      box.appendChild(document.createTextNode(text.slice(last, t.span[0])));
-      var mark = document.createElement("mark");
-      mark.textContent = t.text;
-      mark.title = t.term + " (" + t.id + ")";
-      mark.id = "term-mark-" + (k + 1);
-      box.appendChild(mark);
-      last = t.span[1];
-    });
-    box.appendChild(document.createTextNode(text.slice(last)));
+    markUp(box, text, terms);
     box.hidden = !text.trim();
     terms.forEach(function (t) {
       var li = document.createElement("li");

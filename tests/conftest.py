@@ -81,6 +81,42 @@ def indexed_data_dir(tmp_path_factory) -> Path:
     return _store_with(tmp_path_factory, "data-indexed", [LATEST], build_index=True)
 
 
+CARDS = FIXTURES / "cards"
+#: The small card fixtures: MTGJSON's AtomicCards, Scryfall's oracle-cards and rulings.
+ATOMIC = CARDS / "AtomicCards.json"
+ORACLE = CARDS / "oracle-cards-20261125100000.json"
+RULINGS = CARDS / "rulings-20261125100000.json"
+
+
+@pytest.fixture(scope="session")
+def cards_data_dir(tmp_path_factory) -> Path:
+    """A data dir holding 2026-08-07 (no search index) and the AtomicCards fixture (read-only!)."""
+    from crsearch.cards.build import import_file
+    from crsearch.store.datadir import Store
+
+    root = _store_with(tmp_path_factory, "data-cards", [LATEST], build_index=False)
+    import_file(Store(root), str(ATOMIC))
+    return root
+
+
+@pytest.fixture
+def cards_only_dir(tmp_path) -> Path:
+    """A fresh, writable data dir holding only the AtomicCards fixture (no rules)."""
+    from crsearch.cards.build import import_file
+    from crsearch.store.datadir import Store
+
+    import_file(Store(tmp_path), str(ATOMIC))
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def cite_data_dir(tmp_path_factory) -> Path:
+    """A data dir with the first (2003-03-15) and the latest release, for
+    cite-check: "rule 502.9b" (trample in 2003) has moved to 702.19b (read-only!)."""
+    return _store_with(tmp_path_factory, "data-cite",
+                       [ARCHIVE / "2003-03-15.txt", LATEST], build_index=False)
+
+
 @pytest.fixture
 def mini_data_dir(tmp_path, mini_bytes) -> Path:
     """A fresh, writable data dir holding only the synthetic release."""
@@ -190,3 +226,49 @@ def shot(pg, name: str, full: bool = False) -> None:
     path = SHOTS / f"{name}.png"
     pg.screenshot(path=str(path), full_page=full)
     print(f"screenshot: {path}")
+
+
+def make_release(date: str, rules: dict[str, str], glossary: dict[str, str] | None = None,
+                 chapters: dict[str, str] | None = None, sections: dict[str, str] | None = None,
+                 examples: dict[str, list[str]] | None = None):
+    """A small synthetic release, in our own words: rules by id, in rule order."""
+    from crsearch.rules import numbers
+    from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
+
+    chapters = chapters or {"100": "Playing", "101": "Golden Rules"}
+    sections = sections or {"1": "Basics"}
+    examples = examples or {}
+    rules_list = [Rule(i, numbers.kind(i), t, list(examples.get(i, ())))
+                  for i, t in sorted(rules.items(), key=lambda kv: numbers.sort_key(kv[0]))]
+    return Release(
+        effective_date=date,
+        sections=[Section(i, t) for i, t in sections.items()],
+        chapters=[Chapter(i, t, i[0]) for i, t in chapters.items()],
+        rules=rules_list,
+        glossary=[GlossaryEntry(term, term, text) for term, text in (glossary or {}).items()],
+    )
+
+
+@pytest.fixture(scope="session")
+def archive_data_dir(tmp_path_factory) -> Path:
+    """A data dir holding all the archived releases (no search indexes), imported
+    as ``crsearch update --from`` does, lineage table included (read-only!).
+    Minutes to make: for ``slow`` tests only."""
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
+
+    root = tmp_path_factory.mktemp("data-archive")
+    results = import_sources([Source(p.name, p.read_bytes(), path=str(p)) for p in archive_files()],
+                             Store(root), build_index=False, jobs=2)
+    assert all(r.error is None for r in results), [r.error for r in results if r.error]
+    return root
+
+
+@pytest.fixture(scope="session")
+def cite_pair_dir(tmp_path_factory) -> Path:
+    """A data dir with two synthetic releases (read-only!): 2012-01-10, and
+    2026-06-05 where the "heirloom rule" moved from 104.5k to 104.5j (104.5k
+    is the "crown rule" now) and a new keyword moved Stomp from 201.2 to 201.3."""
+    return _store_with(tmp_path_factory, "cite-pair",
+                       [FIXTURES / "cite_2012.txt", FIXTURES / "cite_2026.txt"], build_index=False)

@@ -8,14 +8,16 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from conftest import ATOMIC
 
 from crsearch import Rules
 from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound, StoreError
 
 
-def cli_json(data_dir, *args):
-    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
+def cli_json(data_dir, *args, input=None):
+    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input,
+                           catch_exceptions=False)
     assert r.exit_code == 0, r.output
     return json.loads(r.output)
 
@@ -79,12 +81,50 @@ def test_diff_and_history_are_their_json(rules, latest_data_dir):
                                                           "--json")
 
 
+def test_explain_is_explain_json(rules, latest_data_dir):
+    card = "Flying, ward {2}. Sacrifice a creature: Scry 1."
+    got = rules.explain(card)
+    assert got.to_dict() == cli_json(latest_data_dir, "explain", card, "--json")
+    assert [t["id"] for t in got][:2] == ["702.9", "702.21"]
+    assert got.release == "2026-08-07" and got.text == card
+    assert repr(got).startswith("<Explanation 2026-08-07: ")
+
+
+def test_cite_check_is_cite_check_json(rules, latest_data_dir):
+    text = "Trample (702.19c), deathtouch (CR 702.2b) and rule 702.19z."
+    got = rules.cite_check(text)
+    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "cite-check", "-", "--json"],
+                           input=text)
+    assert r.exit_code == 1  # 702.19z is missing
+    assert got.to_dict() == json.loads(r.output)
+    assert [c.status for c in got] == ["ok", "ok", "missing"]
+    assert (got.count("missing"), got.problems, got.latest) == (1, 1, "2026-08-07")
+    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 0 mismatch, 1 missing>"
+    old = rules.cite_check("Trample is 702.19c.", as_of="2026-07-01")
+    assert old.release == "2026-06-19"
+    assert old.to_dict() == cli_json(latest_data_dir, "cite-check", "-", "--as-of", "2026-07-01",
+                                     "--json", input="Trample is 702.19c.")
+
+
 def test_search_is_search_json(indexed_data_dir):
     rules = Rules.open(indexed_data_dir)
     for query in ("deathtouch", "deathtuch", "702.19c", "can a tapped creature block"):
         got = rules.search(query, limit=5).to_dict()
         assert got == cli_json(indexed_data_dir, "search", query, "--limit", "5", "--json")
     assert rules.search("deathtuch").suggestion == "deathtouch"
+
+
+def test_search_ranks_by_the_config_given(indexed_data_dir):
+    from crsearch.search.config import DEFAULT
+
+    rules = Rules.open(indexed_data_dir)
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+    shipped = rules.search(question)
+    assert any(h.why.get("card") == "humility" for h in shipped.results)
+    without_cards = rules.search(question, config=DEFAULT.but(card=0.0))
+    assert not any("card" in h.why for h in without_cards.results)
+    # Another config does not change what the shipped one ranks.
+    assert [h.id for h in rules.search(question).results] == [h.id for h in shipped.results]
 
 
 # -- the objects behind to_dict() ----------------------------------------------------
@@ -128,6 +168,10 @@ def test_errors_are_exceptions_with_suggestions(rules, tmp_path):
         rules.rule("702.19cc9")
     with pytest.raises(BadInput):
         rules.search("   ")
+    with pytest.raises(BadInput, match="is before the first imported release"):
+        rules.cite_check("702.19c", as_of="2001-01-01")
+    with pytest.raises(BadInput, match="the card text is empty"):
+        rules.explain("  ")
     with pytest.raises(StoreError):
         Rules.open(tmp_path / "empty").rule("702.19c")
 
@@ -152,36 +196,74 @@ def test_import_crsearch_stays_light():
     assert out[0] == "[]" and out[1] == "True"
 
 
-# -- the README's "Use from Python" runs as written -----------------------------------
+# -- every rule, readable results, the site ---------------------------------------------
 
-def readme_python_blocks():
-    from pathlib import Path
+def test_iterating_rules_walks_every_rule_and_subrule_in_order(rules):
+    from crsearch.rules import numbers
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Use from Python", 1)[1].split("\n## ", 1)[0]
-    return [block.split("\n", 1)[1] for block in section.split("```")[1::2]
-            if block.startswith("python\n")]
-
-
-@pytest.fixture(scope="module")
-def readme_data_dir(latest_data_dir, tmp_path_factory):
-    """A copy of the two-release data folder, with 2026-08-07 indexed for search."""
-    import shutil
-
-    root = tmp_path_factory.mktemp("readme") / "data"
-    shutil.copytree(latest_data_dir, root)
-    Rules.open(root).index()
-    return root
+    ids = [r.id for r in rules]
+    assert len(ids) == len(set(ids)) and len(ids) > 3000
+    assert ids[:3] == ["100.1", "100.1a", "100.1b"]
+    assert ids == sorted(ids, key=numbers.sort_key)
+    assert "702.19c" in ids and all(numbers.kind(i) in ("rule", "subrule") for i in ids)
 
 
-def test_readme_python_examples_print_what_they_say(readme_data_dir, monkeypatch, capsys):
-    blocks = readme_python_blocks()
-    assert len(blocks) >= 4
-    monkeypatch.setenv("CRSEARCH_DATA", str(readme_data_dir))
-    namespace: dict = {}
-    for block in blocks:
-        expected = [line.split("# → ", 1)[1].rstrip() for line in block.splitlines()
-                    if "# → " in line]
-        exec(compile(block, "README.md", "exec"), namespace)
-        printed = capsys.readouterr().out.splitlines()
-        assert printed == expected
+def test_results_print_readably(rules):
+    shown = {
+        "rule": repr(rules.rule("702.19")),
+        "toc": repr(rules.toc("702")),
+        "define": repr(rules.define("lethal damage")),
+        "keywords": repr(rules.keywords()),
+        "releases": repr(rules.releases()),
+        "report": repr(rules.report()),
+        "diff": repr(rules.diff()),
+    }
+    assert shown["rule"].startswith("<Lookup 2026-08-07: ") and "702.19, 702.19a" in shown["rule"]
+    assert shown["toc"].startswith("<Toc 2026-08-07 702: ")
+    assert "'Lethal Damage'" in shown["define"]
+    assert shown["releases"] == "<Releases: 2 imported, 2026-08-07 selected>"
+    assert shown["report"].startswith("<Report 2026-08-07: ") and "complete>" in shown["report"]
+    assert shown["diff"].startswith("<ReleaseDiff 2026-06-19 -> 2026-08-07: ")
+    assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
+
+
+def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
+    built = Rules.open(mini_data_dir).build_site(tmp_path / "a", search=False)
+    data = built.to_dict()
+    assert (tmp_path / "a" / "index.html").is_file()
+    assert data["pages"] > 0 and data["out"] == str(tmp_path / "a") and not data["search"]
+    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "site", "build", str(tmp_path / "b"),
+                                 "--no-search", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    cli_data = json.loads(r.stdout)
+    same = {k: v for k, v in data.items() if k not in ("out", "seconds")}
+    assert {k: v for k, v in cli_data.items() if k not in ("out", "seconds")} == same
+    assert repr(built).startswith(f"<SiteBuild {tmp_path / 'a'}: ")
+
+
+# -- cards ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Notion Thief", "fire", "jace mind sculptor"])
+def test_card_is_card_json(cards_data_dir, name):
+    cards = Rules.open(cards_data_dir)
+    assert cards.card(name).to_dict() == cli_json(cards_data_dir, "card", *name.split(), "--json")
+
+
+def test_card_takes_a_name(cards_data_dir):
+    with pytest.raises(TypeError, match="name must be str"):
+        Rules.open(cards_data_dir).card(["Notion Thief"])  # type: ignore[arg-type]
+    with pytest.raises(NotFound) as e:
+        Rules.open(cards_data_dir).card("jace")
+    assert len(e.value.suggestions) == 2
+
+
+def test_find_cards_gives_the_named_cards_with_their_text(cards_data_dir):
+    found = Rules.open(cards_data_dir).find_cards("Does Notion Thief's ability stop Fire//Ice?")
+    assert [(m.name, m.text) for m in found] == [("Notion Thief", "Notion Thief's"), ("Fire // Ice", "Fire//Ice")]
+    assert found[0].card.text.startswith("Flash\n") and found[1].card.faces[1].name == "Ice"
+
+
+def test_update_cards_from_a_file(tmp_path):
+    result = Rules.open(tmp_path).update_cards(str(ATOMIC))
+    assert result.to_dict()["count"] == 14 and result.to_dict()["date"] == "2026-11-20"
+    assert Rules.open(tmp_path).cards().to_dict()["dir"] == result.entry["dir"]

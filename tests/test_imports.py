@@ -40,6 +40,35 @@ def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir
     assert not any(n[-1] == "release.json" for n in names)
 
 
+CARD = """
+import builtins, json, sys
+opened = []
+real_open = builtins.open
+def spy(file, *a, **k):
+    opened.append(str(file))
+    return real_open(file, *a, **k)
+builtins.open = spy
+from crsearch.cli.main import cli
+try:
+    cli(["card", "notion thief"], prog_name="crsearch", standalone_mode=False)
+finally:
+    builtins.open = real_open
+heavy = sorted(m for m in ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3", "numpy", "ijson",
+                           "crsearch.search.engine", "crsearch.cli.search", "crsearch.cli.site")
+               if m in sys.modules)
+print(json.dumps({"heavy": heavy, "opened": [p for p in opened if "releases" in p or "cards" in p]}))
+"""
+
+
+def test_card_lookup_imports_nothing_heavy_and_reads_one_shard(cards_data_dir):
+    run_python(CARD, {"CRSEARCH_DATA": str(cards_data_dir)})  # explain's term table, built once
+    result = run_python(CARD, {"CRSEARCH_DATA": str(cards_data_dir)})
+    assert result["heavy"] == []
+    names = sorted(p.rsplit("/", 1)[-1] for p in result["opened"] if "/cards/" in p)
+    assert names == ["catalog.json", "n.json", "names.tsv"]
+    assert not any(p.endswith(("release.json.gz", "release.json")) for p in result["opened"])
+
+
 def test_package_import_is_light():
     code = ("import sys, json, crsearch, crsearch.cli.main; "
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")
@@ -86,3 +115,17 @@ def test_piped_rule_lookup_skips_json_pathlib_and_shutil(latest_data_dir):
                                           "PYTHONPATH": os.pathsep.join(
                                               [str(root), str(Path(click.__file__).parent.parent)])})
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_loading_every_command_leaves_the_mcp_sdk_unloaded():
+    # `crsearch search` (or --help) loads every command module, `mcp` among
+    # them: the SDK and pydantic load only when `crsearch mcp` runs.
+    code = ("import sys, json\n"
+            "from crsearch.cli.main import cli\n"
+            "try:\n"
+            "    cli(['--help'], prog_name='crsearch', standalone_mode=False)\n"
+            "finally:\n"
+            "    print(json.dumps([m for m in ('mcp', 'pydantic', 'anyio', 'crsearch.cli.mcp_server') "
+            "if m in sys.modules] + ['crsearch.cli.mcp' in sys.modules]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [True]

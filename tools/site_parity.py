@@ -7,17 +7,19 @@ Builds the release's search index (what ``crsearch search`` reads) and its
 site search data (what the site's ``templates/js/rank.js`` reads) from
 ``../shared/cr/archive/<release>.txt``, then ranks every query of
 ``bench/queries.json`` (pasted passages read from ``../shared/seeds``) and
-every question of every ``bench/real_questions*.json`` twice: with the CLI's
-lexical ranking (``Engine(index, semantic=False)``, what the site runs) and
-with ``rank.js`` under node (``tools/site_parity.mjs``, one process for all
-queries).  The first ten ids of each must be the same, in the same order.
+every question of every ``bench/real_questions*.json`` twice: with the
+CLI's lexical ranking (``Engine`` with ``DEFAULT.but(embeddings=False)``,
+what the site runs) and with ``rank.js`` under node
+(``tools/site_parity.mjs``, one process for all queries).  The first ten
+ids of each must be the same, in the same order.
 
 Prints the queries compared, the differences (a held-out question by its
 number only) and the time each part took; exits 1 on any difference or
 error.  The CLI side runs with ``PYTHONHASHSEED=0`` (the script starts
 itself again with it): the CLI sums some scores in the order of Python
 sets, so a few near-ties among 860 queries fall one way or the other from
-one process to the next; with the seed fixed, the CLI's ranking is one.  ``--sample N`` compares N queries spread over the sets, for a quick
+one process to the next; with the seed fixed, the CLI's ranking is one.
+``--sample N`` compares N queries spread over the sets, for a quick
 test; ``--index`` and ``--site`` reuse an index and a built site of the
 release instead of building them.  Needs ``node`` (20 or later) on the PATH.
 """
@@ -63,9 +65,10 @@ def bench_queries() -> list[dict]:
 def cli_ranks(index_dir: Path, queries: list[str]) -> list[list[str]]:
     """The CLI's lexical ranking (embeddings off) of each query: its first ids."""
     from crsearch.errors import CRSearchError
+    from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
 
-    engine = Engine(index_dir, semantic=False)
+    engine = Engine(index_dir, config=DEFAULT.but(embeddings=False))
     out = []
     for q in queries:
         try:

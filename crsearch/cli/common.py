@@ -37,10 +37,10 @@ def read_only(done: bool = True) -> None:
 def exit_now(code: Any) -> None:
     """End the process of a read-only command at once, with ``code``.
 
-    Freeing the objects of a loaded index at interpreter exit costs a
-    question about 20 ms of its 135 (bench/search_speed.py), and a command
-    that wrote nothing has nothing to clean up: no exit handler is
-    registered on that path.  Output is flushed first.  Does nothing for
+    Freeing the objects of a loaded index at interpreter exit is a
+    noticeable share of a question's time (docs/decisions/exit-at-once.md),
+    and a command that wrote nothing has nothing to clean up: no exit
+    handler is registered on that path.  Output is flushed first.  Does nothing for
     other commands, for an exit that carries a message, or under a tracer
     or profiler (coverage, cProfile), whose reports are written at exit.
     """
@@ -78,6 +78,30 @@ class State:
 
     def stored(self) -> StoredRelease:
         return self.rules().stored()
+
+
+class Progress:
+    """Download progress on stderr, only on a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if not sys.stderr.isatty():
+            return
+        self.shown = True
+        if total:
+            bar = 30
+            filled = int(bar * done / total)
+            click.echo(f"\rDownloading [{'#' * filled}{'-' * (bar - filled)}] "
+                       f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
+        else:
+            click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.shown:
+            self.shown = False
+            click.echo("", err=True)
 
 
 def cite_options(what: str) -> Callable[[F], F]:
@@ -144,10 +168,52 @@ def emit(text: str, *, page: bool = True) -> None:
         click.echo(text, color=c)
 
 
-def emit_json(data: Any) -> None:
-    """Print a result's ``to_dict()`` as indented JSON."""
+def json_text(data: Any) -> str:
+    """A result's ``to_dict()`` as the indented JSON that ``--json`` prints."""
     import json
 
     from crsearch.rules.safetext import printable
 
-    click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2), json=True))
+    return printable(json.dumps(data, ensure_ascii=False, indent=2), json=True)
+
+
+def emit_json(data: Any) -> None:
+    """Print a result's ``to_dict()`` as indented JSON."""
+    click.echo(json_text(data))
+
+
+def error_text(e: BaseException, release: str = "") -> str | None:
+    """What a command prints for the error ``e``, or None for one no command expects (a bug).
+
+    Library errors give their message (with "Did you mean" for NotFound), an
+    OSError its errno text, and a stored file that no library check caught
+    (a truncated index segment) says to run ``crsearch repair``; ``release``
+    names the release it belongs to ("release 2026-08-07: ").
+    """
+    from crsearch.errors import CRSearchError, NotFound, short
+    from crsearch.rules.safetext import printable
+
+    if isinstance(e, CRSearchError):
+        msg = f"Error: {printable(str(e))}"
+        if isinstance(e, NotFound) and e.suggestions:
+            msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
+        return msg
+    if isinstance(e, OSError):
+        where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
+        return printable(f"Error: {where}{e.strerror or e}")
+    if isinstance(e, RecursionError):
+        return "Error: the input is nested too deeply to read"
+    if isinstance(e, (ValueError, EOFError)):
+        import struct
+
+        # json is imported only by what may raise its error, so it is
+        # looked up rather than imported on every command.
+        json = sys.modules.get("json")
+        damaged: tuple[type[BaseException], ...] = (UnicodeDecodeError, EOFError, struct.error)
+        if json is not None:
+            damaged += (json.JSONDecodeError,)
+        if isinstance(e, damaged):
+            # Whoosh reads a truncated segment as EOFError.
+            return (f"Error: {release}a stored file is damaged ({type(e).__name__}); "
+                    "run `crsearch repair`")
+    return None

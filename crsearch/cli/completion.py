@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-CACHE_NAME = "completion-terms.json"
 LIMIT = 200
 SHELLS = ("bash", "zsh", "fish")
 
@@ -39,32 +38,10 @@ def rule_ids(stored: Any, incomplete: str) -> list[str]:
 
 
 def terms(stored: Any) -> dict[str, list[str]]:
-    """Glossary terms and keyword names of a release, from the small cache file."""
-    path = stored.path / CACHE_NAME
-    try:
-        with open(path, encoding="utf-8") as f:
-            import json
+    """Glossary terms and keyword names of a release (``store.caches``)."""
+    from crsearch.store.caches import completion_terms
 
-            return json.load(f)
-    except (OSError, ValueError):
-        pass
-    from crsearch.rules.glossary import KEYWORD_CHAPTERS
-
-    release = stored.release()
-    data = {
-        "glossary": sorted({n for g in release.glossary for n in [g.term, *g.aliases]}),
-        "keywords": [r.title for r in release.rules
-                     if r.chapter in KEYWORD_CHAPTERS and r.kind == "rule" and r.title],
-    }
-    import json
-
-    from crsearch.store.files import write_atomic
-
-    try:
-        write_atomic(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
-    except OSError:
-        pass  # a read-only data folder: complete without the cache
-    return data
+    return completion_terms(stored)
 
 
 def _matching(names: list[str], incomplete: str) -> list[str]:
@@ -100,18 +77,60 @@ def complete_keywords(ctx: Any, incomplete: str) -> list[str]:
     return _matching(terms(_stored(ctx))["keywords"], incomplete)
 
 
+# click's bash script, except that each item is quoted with ``printf %q``
+# before it goes into COMPREPLY, and the response is read line by line
+# (``read -r``, items may hold commas) instead of expanded: click's adds items unquoted
+# (``COMPREPLY+=($value)``), so bash glob-expanded and split them, and a
+# glossary term "/*" completed to the root listing.  zsh (compadd) and fish
+# quote what they insert themselves.
+_BASH_SOURCE = """\
+%(complete_func)s() {
+    local IFS=$'\\n'
+    local response line value quoted
+
+    response=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD=$COMP_CWORD \\
+%(complete_var)s=bash_complete $1)
+
+    COMPREPLY=()
+    while IFS= read -r line; do
+        value=${line#*,}
+        if [[ ${line%%%%,*} == 'dir' ]]; then
+            COMPREPLY=()
+            compopt -o dirnames
+        elif [[ ${line%%%%,*} == 'file' ]]; then
+            COMPREPLY=()
+            compopt -o default
+        elif [[ ${line%%%%,*} == 'plain' ]]; then
+            printf -v quoted '%%q' "$value"
+            COMPREPLY+=("$quoted")
+        fi
+    done <<< "$response"
+
+    return 0
+}
+
+%(complete_func)s_setup() {
+    complete -o nosort -F %(complete_func)s %(prog_name)s
+}
+
+%(complete_func)s_setup;
+"""
+
+
 def script(cli: Any, shell: str, prog: str = "crsearch") -> str:
     """The completion script for ``shell`` (bash, zsh or fish)."""
-    from click.shell_completion import get_completion_class
+    from click.shell_completion import BashComplete, get_completion_class
 
     cls = get_completion_class(shell)
     if cls is None:
-        from crsearch.errors import BadInput
+        from crsearch.errors import BadInput, short
 
-        raise BadInput(f"no completion for {shell!r}: use one of {', '.join(SHELLS)}")
+        raise BadInput(f"no completion for {short(str(shell))!r}: use one of {', '.join(SHELLS)}")
+    if cls is BashComplete:
+        cls = type("QuotingBashComplete", (BashComplete,), {"source_template": _BASH_SOURCE})
     var = "_" + prog.replace("-", "_").upper() + "_COMPLETE"
     return cls(cli, {}, prog, var).source()
 
 
-__all__ = ["SHELLS", "complete_glossary", "complete_keywords", "complete_rule_ids", "rule_ids",
-           "script", "terms"]
+__all__ = ["SHELLS", "complete_glossary", "complete_keywords", "complete_rule_ids",
+           "rule_ids", "script", "terms"]

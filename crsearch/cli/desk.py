@@ -11,44 +11,36 @@ from typing import Any
 
 import click
 
-from crsearch.cli.common import State, cite_options, emit, emit_json, width
+from crsearch.cli.common import cite_options, emit, emit_json, rules, width
 
 
-def _state(ctx: click.Context) -> State:
-    state = ctx.find_object(State)
-    assert state is not None  # the group always makes one
-    return state
-
-
-def _read_input(source: str, what: str, limit: int) -> tuple[bytes, str]:
-    """Bytes of ``-`` (stdin) or a file, at most ``limit`` + 1 of them, or BadInput.
-
-    Reading stops after the limit, so a huge input costs no memory; the
-    caller sees one byte too many and says the input is too large.
-    """
-    from crsearch.errors import BadInput
-
-    if source == "-":
-        return sys.stdin.buffer.read(limit + 1), "<stdin>"
-    try:
-        with open(source, "rb") as f:
-            return f.read(limit + 1), source
-    except IsADirectoryError:
-        raise BadInput(f"{source} is a folder, not a {what}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {source}: {e.strerror or e}") from None
+def _read_stdin(limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of stdin: reading stops after the limit, so
+    a huge input costs no memory; the caller sees one byte too many and says
+    the input is too large."""
+    return sys.stdin.buffer.read(limit + 1)
 
 
 # -- explain -------------------------------------------------------------------
 
 def _highlight(text: str, terms: list[dict[str, Any]]) -> str:
-    out, last = [], 0
+    """The text with each term in yellow and each reading of an ability
+    underlined (a reading may hold terms), its number after its last word."""
+    from crsearch.desk.explain import READING_KINDS
+
+    cuts = sorted({0, len(text)} | {x for t in terms for x in t["span"]})
+    # Numbers at the same place: the inner term's first.
+    ends: dict[int, list[tuple[int, int]]] = {}
     for n, t in enumerate(terms, 1):
-        a, b = t["span"]
-        out.append(text[last:a])
-        out.append(click.style(text[a:b], fg="yellow", bold=True) + click.style(f"[{n}]", dim=True))
-        last = b
-    out.append(text[last:])
+        ends.setdefault(t["span"][1], []).append((-t["span"][0], n))
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        inside = [t for t in terms if t["span"][0] <= a and b <= t["span"][1]]
+        word = any(t["kind"] not in READING_KINDS for t in inside)
+        reading = any(t["kind"] in READING_KINDS for t in inside)
+        out.append(click.style(text[a:b], fg="yellow" if word else None, bold=word or None,
+                               underline=reading or None) if inside else text[a:b])
+        out += [click.style(f"[{n}]", dim=True) for _, n in sorted(ends.get(b, []))]
     return "".join(out)
 
 
@@ -57,6 +49,11 @@ def render_explain(result: dict[str, Any], width: int | None, tty: bool) -> str:
     from crsearch.cli.output import wrap
 
     lines: list[str] = []
+    if result.get("card"):
+        lines += [click.style(result["card"], bold=True)
+                  + click.style(f"  (Oracle text, card data {result['cards_date']})", dim=True)]
+        if not tty:
+            lines += [result["text"], ""]
     if tty:
         lines += [_highlight(result["text"], result["terms"]), ""]
     for n, t in enumerate(result["terms"], 1):
@@ -78,31 +75,38 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
             site_url: str | None) -> None:
     """Find the rules terms in a card's text, each with its rule and definition.
 
-    TEXT is the card's rules text, or - to read it from stdin.  Finds keyword
+    TEXT is the card's rules text, or - to read it from stdin, or a card's name
+    when card data is imported (`crsearch cards update`).  Finds keyword
     abilities (with their costs: "ward {2}", "protection from red"), keyword
     actions in any form ("sacrificed", "shuffles"), card types, subtypes,
-    zones, counters, steps and glossary terms, in reading order.
+    zones, counters, steps and glossary terms, in reading order, and reads
+    the abilities: triggered ("Whenever ...", 603), activated and mana
+    abilities (602, 605), replacement effects ("... instead", "skip", 614),
+    restrictions ("Activate only as a sorcery", 602.5d), durations ("until
+    end of turn", "for as long as", 514.2, 611.2) and "can't" (101.2).  A
+    multi-face text is read face by face (" // ").
 
     \b
     Example:
         crsearch explain "Flying, ward {2}"
         crsearch explain "Counter target spell. Put a +1/+1 counter on it." --json
+        crsearch explain "{T}: Add {G}. Activate only as a sorcery."
+        crsearch explain "Notion Thief"
         pbpaste | crsearch explain -
     """
     from crsearch.desk import explain as ex
     from crsearch.errors import NotFound
 
     if text == ("-",):
-        data, name = _read_input("-", "text", ex.MAX_TEXT * 4)
+        data = _read_stdin(ex.MAX_TEXT * 4)
         if b"\x00" in data:
             from crsearch.errors import BadInput
 
-            raise BadInput(f"{name} is binary, not text: paste a card's rules text")
+            raise BadInput("<stdin> is binary, not text: paste a card's rules text")
         card = data.decode("utf-8", errors="replace")
     else:
         card = " ".join(text)
-    stored = _state(ctx).stored()
-    result = ex.explain(stored, card)
+    result = rules(ctx).explain(card).to_dict()
     if as_json:
         emit_json(result)
         if not result["terms"]:
@@ -115,7 +119,7 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
         from crsearch.desk import cite
 
         base = cite.site_url(site_url)
-        anchors = cite.glossary_anchors(stored.release()) if cite_fmt == "md" else {}
+        anchors = cite.glossary_anchors(rules(ctx).release()) if cite_fmt == "md" else {}
         seen = []
         for t in result["terms"]:
             src = t["source"]
@@ -132,21 +136,75 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
 # -- cite-check ----------------------------------------------------------------
 
+def _emit_citations_json(head: dict[str, Any], cites: list[Any]) -> None:
+    """``emit_json({**head, "citations": [...]})``, written a thousand
+    citations at a time: the same bytes, without the whole text in memory at
+    once, and each citation's flat dict laid out directly (json.dumps with
+    an indent is pure Python, and slow on a long text)."""
+    import json
+    from json.encoder import encode_basestring as quoted  # as json.dumps(ensure_ascii=False)
+
+    from crsearch.rules.safetext import printable
+
+    def value(v: Any) -> str:
+        if isinstance(v, str):
+            return quoted(v)
+        if isinstance(v, list):  # of strings ("nearest")
+            return ("[\n" + ",\n".join("        " + quoted(x) for x in v) + "\n      ]"
+                    if v else "[]")
+        return json.dumps(v)
+
+    def item(d: dict[str, Any]) -> str:
+        return ("\n    {\n" + ",\n".join(f"      {quoted(k)}: {value(v)}" for k, v in d.items())
+                + "\n    }")
+
+    if not cites:
+        emit_json({**head, "citations": []})
+        return
+    empty = json.dumps({**head, "citations": []}, ensure_ascii=False, indent=2)
+    out = [empty[:-len("[]\n}")] + "["]
+    for k in range(0, len(cites), 1000):
+        items = (item(c.to_dict()) for c in cites[k:k + 1000])
+        out.append(("," if k else "") + ",".join(items))
+        click.echo(printable("".join(out), json=True), nl=False)
+        out = []
+    click.echo("\n  ]\n}")
+
+
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
-              help="Read the citations as numbered on DATE (when the text was written).")
+              help="Read the citations as numbered on DATE (when the text was written; "
+                   "default: the date the text gives, else today).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--fix", is_flag=True, help="Rewrite FILE with moved citations renumbered.")
+@click.option("--fix", is_flag=True,
+              help="Rewrite FILE with moved citations renumbered (see above).")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
-    """Check the rule citations in a text: fine, missing or moved since.
+    """Check the rule citations in a text: fine, moved since, missing, or
+    not the rule their words name.
 
     Finds citations in every form `crsearch rule` accepts (702.19c, CR 702.19c,
-    rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
-    release in effect on --as-of (default: the latest).  Prints one line per
-    problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
-    is missing or moved, so it can run in CI.
+    rule 702.19c, §702.19c, 601.2f-h, lists) and reads each as numbered on
+    --as-of.  Without it, a text that says when it was written (a dated
+    heading or byline such as "posted May 23, 2013", front matter's date:,
+    a post's timestamp) is read as of that date; the summary says which date
+    and where it was found, or that the numbers were checked against today's
+    release only.  Words next to a citation that name a rule ("the legend
+    rule (704.5k)") are checked too: when they name another rule, the
+    citation is a mismatch and the rule they name is given.  Prints one line
+    per problem as FILE:LINE:COL, then a summary; exits with 1 when any
+    citation is moved, mismatched or missing, so it can run in CI.  A
+    citation is prose: numbers inside URLs, HTML tags, inline code and
+    fenced code blocks are listed as skipped and never checked nor changed.
+
+    --fix writes to the file FILE is: a symlink's target (the link stays a
+    link), under every name of a hard-linked file, keeping its owner, group
+    and mode.  It is replaced in one step where a new file can be all that;
+    a file with hard links, someone else's shared file, or one in a folder
+    that takes no new file is rewritten in place.  A read-only file, or one
+    edited while the check ran, is left as it is (exit 2).  Short ranges
+    stay short (601.2a-h).
 
     \b
     Example:
@@ -159,53 +217,32 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
 
     if fix and file == "-":
         raise BadInput("--fix rewrites a file; it cannot rewrite stdin")
-    data, name = _read_input(file, "text file", citecheck.MAX_BYTES)
-    text, encoding = citecheck.read_text(data, name)
-    store = _state(ctx).store()
-    if as_of is not None:
-        from crsearch.store.datadir import normalize_date
-
-        as_of = normalize_date(as_of)
-        first = store.releases()[0].effective_date if store.releases() else None
-        if first is not None and as_of < first:
-            raise BadInput(f"--as-of {as_of} is before the first imported release "
-                           f"({first}): nothing tells what its rule numbers meant")
-    result = citecheck.check(store, text, as_of)
-    cites = result["citations"]
-    if as_json:
-        emit_json({k: result[k] for k in ("release", "citations")})
+    snap = None
+    if file == "-":
+        data, name = _read_stdin(citecheck.MAX_BYTES), "<stdin>"
     else:
-        for c in cites:
-            if c["status"] == "moved":
-                msg = f"{c['id']} moved -> {c['now']}"
-            elif c["status"] == "missing":
-                if c["id"] in result["removed"]:
-                    msg = f"{c['id']} was removed in {result['removed'][c['id']]}"
-                else:
-                    msg = f"{c['id']} does not exist in the {result['release']} rules"
-                if c.get("nearest"):
-                    msg += f"; did you mean {', '.join(c['nearest'][:3])}?"
-            else:
-                continue
-            click.echo(f"{name}:{c['line']}:{c['column']}: {msg}")
-        moved = sum(1 for c in cites if c["status"] == "moved")
-        missing = sum(1 for c in cites if c["status"] == "missing")
-        if not cites:
-            summary = f"{name}: no rule citations found"
-        else:
-            summary = (f"{name}: {len(cites)} citation{'s' if len(cites) != 1 else ''} checked "
-                       f"against {result['release']}: {len(cites) - moved - missing} ok, "
-                       f"{moved} moved, {missing} missing")
-        click.echo(summary)
-    if fix:
-        found = citecheck.find(text)
-        new = citecheck.fixed_text(text, cites, found)
+        snap = citecheck.read_file(file)
+        data, name = snap.data, file
+    text, encoding = citecheck.read_text(data, name)
+    if fix and snap is not None:
+        citecheck.check_writable(snap)  # before the check, which may take a while
+    result = rules(ctx).cite_check(text, as_of)
+    cites = result.citations
+    if as_json:
+        head = result.to_dict()
+        del head["citations"]
+        _emit_citations_json(head, cites)
+    else:
+        from crsearch.cli.output import render_cite_check
+
+        click.echo(render_cite_check(result, name))
+    if fix and snap is not None:
+        new = citecheck.renumbered(text, cites)
         if new != text:
-            citecheck.write_atomic(file, new, encoding)
+            citecheck.replace_file(snap, citecheck.encode(new, encoding))
             if not as_json:
-                click.echo(f"Renumbered {sum(1 for c in cites if c['status'] == 'moved')} "
-                           f"citation(s) in {name}.")
-    if any(c["status"] != "ok" for c in cites):
+                click.echo(f"Renumbered {result.count('moved')} citation(s) in {name}.")
+    if result.problems:
         ctx.exit(1)
 
 
@@ -256,6 +293,14 @@ def overview(ctx: click.Context) -> str:
             lines[-1] = lines[-1][:-1] + f"; using {click.style(current, fg='cyan', bold=True)}."
         except CRSearchError as e:
             lines.append(f"--release {state.release_date}: {e}")
+        try:
+            from crsearch.cards.store import CardStore
+
+            data = CardStore(store).current()
+            lines.append(f"Card data: {data.date} ({data.count:,} cards)." if data is not None else
+                         "Card data: none (crsearch cards update imports it).")
+        except CRSearchError as e:
+            lines.append(f"Card data: unreadable ({e})")
     elif store is not None:
         lines.append(f"Releases: none stored in {store.root} yet. Import one first:")
         lines.append("  crsearch update                  # the current release, downloaded")
@@ -272,6 +317,7 @@ def overview(ctx: click.Context) -> str:
               "  crsearch rule 702.19c",
               "  crsearch search \"can a tapped creature block\"",
               "  crsearch explain \"Flying, ward {2}\"",
+              "  crsearch card \"Notion Thief\"",
               "  crsearch cite-check article.md",
               "", "crsearch COMMAND --help tells more; crsearch --help lists the global options."]
     return "\n".join(lines)

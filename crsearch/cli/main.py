@@ -10,17 +10,18 @@ are imported inside the library calls that need them.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
 import click
 
 from crsearch.cli.common import (
+    Progress,
     State,
     cite_options,
     emit,
     emit_json,
+    error_text,
     exit_now,
     read_only,
     rules,
@@ -28,11 +29,14 @@ from crsearch.cli.common import (
     width,
 )
 from crsearch.cli.completion import complete_rule_ids
-from crsearch.errors import CRSearchError, NotFound
+from crsearch.errors import CRSearchError
 from crsearch.rules.safetext import printable
 from crsearch.version import __version__
 
-_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk")
+_EXTENSIONS = ("crsearch.cli.search", "crsearch.cli.site", "crsearch.cli.changes", "crsearch.cli.desk",
+               "crsearch.cli.mcp", "crsearch.cli.cards")
+#: Commands whose module is loaded alone, so that they start as fast as `rule`.
+_FAST = {"card": "crsearch.cli.cards", "cards": "crsearch.cli.cards"}
 _GLOBAL_OPTIONS = ("--data-dir", "--release")
 
 
@@ -60,6 +64,10 @@ class _Group(click.Group):
             module.register(self)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _FAST:
+            import importlib
+
+            importlib.import_module(_FAST[cmd_name]).register(self)
         if cmd_name not in self.commands:
             self._load_extensions()
         return super().get_command(ctx, cmd_name)
@@ -113,59 +121,46 @@ class _Group(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as e:
-            e.message = printable(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
+            e.message = _quoted(e.message)  # type: ignore[misc]  # a hostile --data-dir or option name
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except NotFound as e:
-            msg = f"Error: {printable(str(e))}"
-            if e.suggestions:
-                msg += f"\nDid you mean: {printable(', '.join(e.suggestions))}?"
-            click.echo(msg, err=True)
-            ctx.exit(1)
         except CRSearchError as e:
-            click.echo(f"Error: {printable(str(e))}", err=True)
+            click.echo(error_text(e), err=True)
             ctx.exit(e.exit_code)
         except click.ClickException as e:
-            e.message = printable(e.message)  # type: ignore[misc]  # usage errors quote what was typed
+            e.message = _quoted(e.message)  # type: ignore[misc]  # usage errors quote what was typed
             raise
         except KeyboardInterrupt as e:
             # An import says what it stored; everything else writes atomically.
             message = getattr(e, "message", None)
             click.echo(printable(message()) if callable(message) else "Interrupted.", err=True)
             ctx.exit(130)
-        except OSError as e:
-            # A full disk, a read-only data dir: one line with the errno text.
-            if isinstance(e, BrokenPipeError):
-                # `crsearch export --json | head`: the reader left; not an error.
-                sys.stderr.close()
-                ctx.exit(0)
-            from crsearch.errors import short
-
-            where = f"{short(os.fsdecode(e.filename))}: " if e.filename else ""
-            click.echo(printable(f"Error: {where}{e.strerror or e}"), err=True)
-            ctx.exit(2)
-        except RecursionError:
-            click.echo("Error: the input is nested too deeply to read", err=True)
-            ctx.exit(2)
-        except (ValueError, EOFError) as e:
-            import struct
-
-            # json is imported only by what may raise its error, so it is
-            # looked up rather than imported on every command.
-            json = sys.modules.get("json")
-            damaged: tuple[type[BaseException], ...] = (UnicodeDecodeError, EOFError, struct.error)
-            if json is not None:
-                damaged += (json.JSONDecodeError,)
-            if not isinstance(e, damaged):
+        except BrokenPipeError:
+            # `crsearch export --json | head`: the reader left; not an error.
+            sys.stderr.close()
+            ctx.exit(0)
+        except (OSError, RecursionError, ValueError, EOFError) as e:
+            # A full disk, a read-only data dir (errno text); a stored file
+            # that no library check caught (a search index segment, ...).
+            msg = error_text(e, _which_release(ctx) if isinstance(e, (ValueError, EOFError)) else "")
+            if msg is None:
                 raise
-            # A stored file (a search index segment, ...) that no library
-            # check caught: Whoosh reads a truncated segment as EOFError.
-            click.echo(f"Error: {_which_release(ctx)}a stored file is damaged "
-                       f"({type(e).__name__}); run `crsearch repair`", err=True)
+            click.echo(msg, err=True)
             ctx.exit(2)
+
+
+def _quoted(message: str) -> str:
+    """A click usage error as printed: what was typed, cut to 80 characters and
+    made printable (click quotes the whole value, however long)."""
+    import re
+
+    from crsearch.errors import short
+
+    message = re.sub(r"'([^']{81,})'", lambda m: repr(short(m[1])), message)
+    return printable(re.sub(r"\S{81,}", lambda m: short(m[0]), message))
 
 
 def _option_names(command: click.Command) -> set[str]:
@@ -240,7 +235,7 @@ def update(ctx: click.Context, source: str | None, page: str | None, no_index: b
     """
     from crsearch.cli.output import update_lines
 
-    download = _Progress()
+    download = Progress()
     steps: list[int] = []
 
     bars = sys.stderr.isatty()
@@ -250,6 +245,8 @@ def update(ctx: click.Context, source: str | None, page: str | None, no_index: b
         if total > 1 and bars:
             steps.append(n)
             click.echo(f"\r[{n}/{total}] {printable(name)}", err=True, nl=False)
+        elif total > 1:  # a log: one line per release, not silence until the end
+            click.echo(f"[{n}/{total}] {printable(name)}", err=True)
 
     def repaired(line: str) -> None:
         click.echo(printable(line), err=True)
@@ -274,8 +271,9 @@ def repair(ctx: click.Context) -> None:
 
     Rebuilds a damaged catalog from the release folders, rewrites damaged
     chapter files and meta.json from the stored release, rebuilds damaged
-    search indexes and removes leftovers of interrupted runs.  A release whose
-    own file is damaged is set aside; import it again.
+    search indexes, completes the lineage table that `history` reads and
+    removes leftovers of interrupted runs.  A release whose own file is
+    damaged is set aside; import it again.
 
     \b
     Example:
@@ -288,30 +286,6 @@ def repair(ctx: click.Context) -> None:
         click.echo(printable(line))
     if report.dropped:
         raise SystemExit(2)
-
-
-class _Progress:
-    """Download progress on stderr, only on a terminal."""
-
-    def __init__(self) -> None:
-        self.shown = False
-
-    def __call__(self, done: int, total: int | None) -> None:
-        if not sys.stderr.isatty():
-            return
-        self.shown = True
-        if total:
-            bar = 30
-            filled = int(bar * done / total)
-            click.echo(f"\rDownloading [{'#' * filled}{'-' * (bar - filled)}] "
-                       f"{done // 1024:,} / {total // 1024:,} KiB", err=True, nl=False)
-        else:
-            click.echo(f"\rDownloading {done // 1024:,} KiB", err=True, nl=False)
-
-    def done(self) -> None:
-        if self.shown:
-            self.shown = False
-            click.echo("", err=True)
 
 
 # -- rule ------------------------------------------------------------------

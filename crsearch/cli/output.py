@@ -15,9 +15,12 @@ from crsearch.rules import numbers
 from crsearch.rules.model import Chapter, Section, label
 
 if TYPE_CHECKING:
-    from crsearch.api import Definition, Keywords, Releases, Report, Toc, Update
+    from crsearch.api import CiteCheck, Definition, Keywords, Releases, Report, Toc, Update
+    from crsearch.cards.build import CardImport
+    from crsearch.cards.store import CardData
     from crsearch.changes.diff import Change, ReleaseDiff, Segment
     from crsearch.changes.history import History
+    from crsearch.desk.card import CardInfo
     from crsearch.search.engine import SearchResult
     from crsearch.store.lookup import Lookup
     from crsearch.store.repair import RepairReport
@@ -108,6 +111,10 @@ def render_toc(toc: Toc) -> str:
 
 def render_releases(releases: Releases) -> str:
     out = []
+    if releases.cards is not None:
+        footer_line = _dim(cards_line(releases.cards) + " in use (crsearch cards)")
+    else:
+        footer_line = _dim("No card data imported (crsearch cards update)")
     current = releases.current
     for r in releases:
         c = r["counts"]
@@ -115,6 +122,7 @@ def render_releases(releases: Releases) -> str:
         flag = "" if r.get("complete", True) else click.style("  incomplete", fg="yellow")
         out.append(f"{mark} {_id(r['effective_date'])}  {c['rules']:>5} rules "
                    f"{c['subrules']:>5} subrules {c['glossary']:>4} glossary{flag}")
+    out.append(footer_line)
     return "\n".join(out)
 
 
@@ -313,8 +321,162 @@ def update_lines(update: Update) -> list[tuple[str, bool]]:
 def repair_lines(report: RepairReport) -> list[str]:
     """What ``repair`` found and did, then a one-line verdict."""
     n = report.releases
-    return [*report.lines(), f"{n} release{'' if n == 1 else 's'} in good order"
+    good = f"{n} release{'' if n == 1 else 's'}" + (f" and the {report.cards}" if report.cards else "")
+    return [*report.lines(), f"{good} in good order"
             + ("" if report.lines() else "; nothing to repair") + "."]
+
+
+# -- cite-check ------------------------------------------------------------------
+
+#: Where a skipped citation was written, in words.
+_INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code", "": "links or code"}
+
+
+def render_cite_check(result: CiteCheck, name: str) -> str:
+    """One ``NAME:LINE:COL: problem`` line per citation that is not fine or
+    was skipped, then a summary that says which date the numbers were read
+    as of and where that date came from."""
+    out = []
+    for c in result.citations:
+        if c.status == "moved":
+            msg = f"{c.id} moved -> {c.now}"
+        elif c.status == "mismatch":
+            msg = f"{c.id} is not what \"{c.words}\" names: that is {c.now} today"
+        elif c.status == "missing":
+            if c.id in result.removed:
+                msg = f"{c.id} was removed in {result.removed[c.id]}"
+            else:
+                msg = f"{c.id} does not exist in the {result.release} rules"
+            if c.now:
+                said = f"\"{c.words}\"" if c.words else "its words"
+                msg += f"; {said} {'name' if c.words else 'live on in'} {c.now} today"
+            elif c.nearest:
+                msg += f"; did you mean {', '.join(c.nearest[:3])}?"
+        elif c.status == "skipped":
+            msg = f"{c.id} skipped: inside {_INSIDE.get(c.inside or '', 'code')}, left as written"
+        else:
+            continue
+        out.append(f"{name}:{c.line}:{c.column}: {msg}")
+    skipped = result.count("skipped")
+    n = len(result.citations) - skipped
+    if not n:
+        out.append(f"{name}: 0 citations checked; {skipped} skipped in links, HTML or code"
+                   if skipped else f"{name}: no rule citations found")
+        return "\n".join(out)
+    tally = ", ".join(f"{result.count(s)} {word}" for s, word in (
+        ("ok", "ok"), ("moved", "moved"), ("mismatch", "mismatched"), ("missing", "missing")))
+    if skipped:
+        tally += f"; {skipped} skipped in links, HTML or code"
+    cites = f"{n} citation{'s' if n != 1 else ''}"
+    when = result.as_of
+    if when is not None and when["from"] == "text":
+        words = when["words"] if len(when["words"]) <= 60 else when["words"][:59] + "…"
+        head = (f"{cites} read as of {when['date']}, the date on line {when['line']} "
+                f"(\"{words}\"), in the {result.release} rules")
+    elif when is not None:
+        head = f"{cites} read as of {when['date']} (--as-of), in the {result.release} rules"
+    elif result.today_only:
+        head = (f"{cites} checked against today's release ({result.release}) only: the text "
+                f"has no date and no words that name the rules (give --as-of DATE if it is "
+                f"older)")
+    else:
+        era = ""
+        if result.era is not None:
+            old = result.era["by"]
+            era = (f"; it cites {', '.join(old[:3])}{' …' if len(old) > 3 else ''}, of the "
+                   f"{result.era['date']} rules and before")
+        head = (f"{cites} checked against {result.release} (the text has no date{era}; "
+                f"{result.words_checked} checked by the words around them)")
+    out.append(f"{name}: {head}: {tally}")
+    return "\n".join(out)
+
+
+# -- cards ------------------------------------------------------------------------
+
+def cards_line(data: CardData) -> str:
+    """One line naming the card data in use: date, origin, size."""
+    e = data.entry
+    return (f"Card data {e['date']} ({e.get('version') or e.get('kind')}, "
+            f"{_count(e['count'], 'card')}, {_count(e.get('rulings', 0), 'ruling')})")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+def render_cards_status(data: CardData) -> str:
+    """``crsearch cards``: which card data is in use, where it came from."""
+    e = data.entry
+    src = e.get("source") or {}
+    lines = [click.style(cards_line(data), bold=True),
+             f"  from      {src.get('url') or src.get('name', '')}",
+             f"  faces     {e.get('faces', 0):,} cards with more than one face",
+             f"  stored in {data.dir}",
+             _dim("Card texts are Wizards of the Coast's, under its Fan Content Policy; "
+                  "MTGJSON's data is MIT licensed.")]
+    return "\n".join(lines)
+
+
+def cards_update_lines(result: CardImport) -> list[tuple[str, bool]]:
+    """What ``cards update`` reports, as (line, to stderr) pairs."""
+    out = [(f"Warning: {w}", True) for w in result.warnings]
+    e = result.entry
+    name = (e.get("source") or {}).get("name", "")
+    if result.unchanged:
+        out.append((f"Card data {e['date']} ({name}) is already up to date.", False))
+    else:
+        out.append((f"Imported card data {e['date']} ({name}, {e.get('version') or e.get('kind')}): "
+                    f"{_count(e['count'], 'card')}, {e.get('faces', 0):,} with several faces, "
+                    f"{_count(e.get('rulings', 0), 'ruling')}.", False))
+    return out
+
+
+def render_card(info: CardInfo, width: int | None = None, tty: bool = False) -> str:
+    """A card as a judge reads it: each face, its rulings, then the rules its words use."""
+    d = info.to_dict()
+    out: list[str] = []
+    faces = d["faces"]
+    for n, face in enumerate(faces):
+        if n:
+            out.append(_dim("//"))
+        head = click.style(face["name"], bold=True)
+        if face["mana_cost"]:
+            head += "  " + face["mana_cost"]
+        out.append(head)
+        if face["type_line"]:
+            stats = _face_stats(face)
+            out.append(face["type_line"] + (f"  {stats}" if stats else ""))
+        if face["text"]:
+            out += wrap(face["text"], "", width)
+    if len(faces) > 1:
+        out.insert(0, _dim(f"{d['name']}  ({d['layout'] or 'card'}: {len(faces)} faces)"))
+    if d["rulings"]:
+        out += ["", click.style("Rulings", bold=True)]
+        for r in d["rulings"]:
+            out += wrap(r["text"], "  " + _dim(r["date"] or "          ") + "  ", width)
+    if d["terms"]:
+        out += ["", click.style("Rules its words use", bold=True)]
+        # Each rule once, where its words first stand (the JSON keeps every span).
+        shown = {(t["id"], t["term"]): t for t in reversed(d["terms"])}
+        for n, t in enumerate(sorted(shown.values(), key=lambda t: t["span"][0]), 1):
+            out.append(f"{n:>2}. " + click.style(t["text"], bold=True) + "  " + _id(t["id"])
+                       + _dim(f"  {t['kind']}"))
+            if t["definition"]:
+                out += wrap(t["definition"], "    ", width)
+    foot = f"Card data {d['cards_date']}"
+    out += ["", _dim(foot + (f"; Comprehensive Rules effective {d['release']}" if d["release"]
+                             else "; no rules imported, so no rules shown"))]
+    return "\n".join(out)
+
+
+def _face_stats(face: dict[str, Any]) -> str:
+    if face.get("power") is not None or face.get("toughness") is not None:
+        return f"{face.get('power') or ''}/{face.get('toughness') or ''}"
+    if face.get("loyalty") is not None:
+        return f"Loyalty {face['loyalty']}"
+    if face.get("defense") is not None:
+        return f"Defense {face['defense']}"
+    return ""
 
 
 # -- diff and history ---------------------------------------------------------

@@ -44,7 +44,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         crsearch search "my opponent bounced my creature, do the counters stay?" --why
     """
     read_only()
-    from crsearch.errors import NotFound
+    from crsearch.errors import NotFound, short
 
     text = " ".join(query)
     result = rules(ctx).search(text, limit)
@@ -55,7 +55,7 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         return
     if not result.results:
         hint = [result.suggestion] if result.suggestion else []
-        raise NotFound(f"nothing in the {result.release} rules matches {text[:80]!r}", hint)
+        raise NotFound(f"nothing in the {result.release} rules matches {short(text)!r}", hint)
     if cite_fmt:
         from crsearch.desk.cite import cite_hits
 

@@ -29,10 +29,16 @@ def site_group() -> None:
 @click.option("--all", "all_releases", is_flag=True,
               help="Every stored release: the latest at the root, older ones under OUT/<date>/, "
                    "with what changed between them.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was built as JSON.")
 @click.pass_context
 def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
-              all_releases: bool) -> None:
+              all_releases: bool, as_json: bool) -> None:
     """Render the release to static HTML in OUT (replacing an earlier build).
+
+    Only the files an earlier build wrote are replaced or removed: a
+    .git, a CNAME or notes beside the site stay.  A file the build would
+    overwrite that no build wrote (or that was changed since) stops it,
+    with nothing changed.
 
     Pages link every cross-reference and every rule has a page of its own;
     the search box ranks like `crsearch search`, api/ holds the rules as
@@ -46,31 +52,19 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
         crsearch site build public/ --all
         crsearch --release 2026-06-19 site build old-site/ --strict
     """
-    import time
-    from pathlib import Path
+    from crsearch.cli.common import emit_json, rules
 
-    from crsearch.cli.common import rules
-    from crsearch.site import build as site
-
-    front = rules(ctx)
     warn = lambda msg: click.echo(f"Warning: {msg}", err=True)
-    started = time.perf_counter()
-    if all_releases:
-        stored_all = front.store.releases()
-        if not stored_all:
-            stored_all = [front.stored()]  # raises the usual "no releases imported"
-        releases = [s.release() for s in stored_all]
-        result = site.build_all(releases, Path(out), search=not no_search, strict=strict,
-                                warn=warn)
-        what = f"{result.releases} releases ({releases[-1].effective_date} at the root)"
-    else:
-        stored = front.stored()
-        result = site.build(stored.release(), Path(out), search=not no_search, strict=strict,
-                            warn=warn)
-        what = f"the {stored.effective_date} rules"
-    took = time.perf_counter() - started
+    built = rules(ctx).build_site(out, all_releases=all_releases, search=not no_search,
+                                  strict=strict, warn=warn)
+    if as_json:
+        emit_json(built.to_dict())
+        return
+    result, dates = built.result, built.releases
+    what = (f"{len(dates)} releases ({dates[-1]} at the root)" if all_releases
+            else f"the {dates[-1]} rules")
     click.echo(f"Built {result.pages} pages of {what} into "
-               f"{result.out} in {took:.1f} s ({result.files} files, {result.bytes / 1e6:.1f} MB): "
+               f"{result.out} in {built.seconds:.1f} s ({result.files} files, {result.bytes / 1e6:.1f} MB): "
                f"{result.links} links, {len(result.dangling)} dangling"
                + ("" if result.search else ", no search index") + ".")
 

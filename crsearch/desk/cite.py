@@ -1,7 +1,10 @@
 """Paste-ready quotes of rules: ``CR 702.19c (effective 2026-08-07): …``.
 
 Plain text for a chat or a ruling, or Markdown with a link to the rule on a
-site built by ``crsearch site build``.  Links follow the site's layout:
+site built by ``crsearch site build``.  Markdown quotes escape the text
+(Markdown and HTML alike), so a release can put no link, image or markup of
+its own into a post; the site's URL must be http(s).  Links follow the
+site's layout:
 ``<chapter>.html#<id>`` for rules, ``<chapter>.html`` for chapters,
 ``index.html#<section>`` for sections and ``glossary.html#<anchor>`` for
 glossary entries, under a base URL given by ``--site-url`` or the
@@ -11,6 +14,7 @@ glossary entries, under a base URL given by ``--site-url`` or the
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 FORMATS = ("plain", "md")
@@ -18,9 +22,47 @@ SITE_URL_ENV = "CRSEARCH_SITE_URL"
 
 
 def site_url(option: str | None = None) -> str:
-    """The base URL of the rules site: the option, else the environment, else ""."""
+    """The base URL of the rules site: the option, else the environment, else "".
+
+    Only an http(s) URL with a host is accepted (``BadInput`` for anything
+    else, naming where it came from); characters that could end a Markdown
+    link are percent-encoded.
+    """
+    from urllib.parse import quote, urlsplit
+
+    from crsearch.errors import BadInput, short
+
     base = option if option is not None else os.environ.get(SITE_URL_ENV, "")
-    return base.rstrip("/") + "/" if base else ""
+    if not base:
+        return ""
+    try:
+        parts = urlsplit(base)
+        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # a malformed port or IPv6 address
+        ok = False
+    if not ok:
+        where = "--site-url" if option is not None else SITE_URL_ENV
+        raise BadInput(f"{where} must be an http:// or https:// URL with a host, "
+                       f"not {short(base)!r}")
+    return quote(base.rstrip("/"), safe=_URL_SAFE) + "/"
+
+
+# What a URL keeps as it is; everything else (spaces, brackets, parentheses,
+# quotes, backslashes, control characters) is percent-encoded.
+_URL_SAFE = "!#$%&*+,-./:;=?@_~"
+# The characters that start Markdown or HTML inside a line (links, images,
+# tags, entities, code, emphasis, strike-through, table cells), escaped in
+# quoted text.  "(", "!" and "#" need none: they mean something only after
+# "]", before "[" or at the start of a line, which a quote never gives them.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&~|])")
+# What Markdown sites turn into links by themselves: "https:", "www.".
+_AUTOLINK = re.compile(r"(?i)\b(https?|ftp|mailto|file|www)([:.])")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as Markdown that shows exactly ``text``: no link, image, HTML,
+    entity, code or emphasis of its own."""
+    return _AUTOLINK.sub(r"\1\\\2", _MD_SPECIAL.sub(r"\\\1", text))
 
 
 def link(id: str, base: str = "", glossary_anchor: str | None = None) -> str:
@@ -45,13 +87,17 @@ def quote(id: str, text: str, effective: str, fmt: str = "plain", *, base: str =
           title: str | None = None, glossary_anchor: str | None = None) -> str:
     """One paste-ready quote of an item's text, plain or Markdown."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown citation format {fmt!r}")
+        from crsearch.errors import short
+
+        raise ValueError(f"unknown citation format {short(str(fmt))!r}")
     body = " ".join(text.split())
     name = label(id, title)
     if fmt == "md":
-        url = link(id, base, glossary_anchor)
-        body = body.replace("*", r"\*").replace("_", r"\_")
-        return f"> [{name}]({url}) (effective {effective}): {body}"
+        from urllib.parse import quote
+
+        url = quote(link(id, base, glossary_anchor), safe=_URL_SAFE)
+        return (f"> [{markdown_text(name)}]({url}) (effective {effective}): "
+                f"{markdown_text(body)}")
     return f"{name} (effective {effective}): {body}"
 
 
@@ -96,5 +142,5 @@ def glossary_anchors(release: Any) -> dict[str, str]:
     return dict(Urls(release).glossary_anchor)
 
 
-__all__ = ["FORMATS", "SITE_URL_ENV", "cite_hits", "glossary_anchors", "label", "link", "quote",
-           "quote_item", "site_url"]
+__all__ = ["FORMATS", "SITE_URL_ENV", "cite_hits", "glossary_anchors", "label", "link",
+           "markdown_text", "quote", "quote_item", "site_url"]

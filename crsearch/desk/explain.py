@@ -13,6 +13,18 @@ another way ("upkeep" is the upkeep step), the words too general to explain
 (``GENERIC``), and how to tell apart meanings that share a word ("a quest
 counter" is a marker, "counter target spell" the keyword action).
 
+Besides the words, ``find`` reads the abilities (``abilities``): triggered,
+activated, mana and loyalty abilities, replacement effects, restrictions,
+durations and "can't", each with the rule it follows.
+
+Some terms are everyday words too ("world", "basic", "book").  They count
+only where a card would use them: a supertype is printed directly before a
+type (205.4a), so it counts before a card type, subtype, supertype or a word
+for a typed object ("legendary creature", "basic land", "snow permanent"),
+or said of an object ("it's legendary"); a subtype is a proper noun on cards,
+so it counts only capitalized ("a Food token", not "food").  "Hello world"
+has no terms.
+
 The term table is built once per release and cached next to it
 (``explain-terms.json``); ``export`` gives the same table to the site, whose
 ``explain.js`` runs the same matching in the browser.
@@ -24,11 +36,13 @@ import json
 import re
 from typing import Any
 
+from crsearch.desk import abilities
+from crsearch.desk.abilities import READING_KINDS
 from crsearch.rules.glossary import KEYWORD_CHAPTERS, is_keyword_id
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
-FORMAT = 8
+FORMAT = 9
 CACHE_NAME = "explain-terms.json"
 MAX_TEXT = 20_000  # characters: a card's text is a few hundred
 
@@ -84,6 +98,15 @@ COUNTER_VERB_NEXT = frozenset([
 ])
 COUNTER_VERB_PREV = frozenset(["may", "to", "can't", "cannot", "then", "and", "or", "can",
                                "you", "don't", "doesn't", "would"])
+#: The kinds of the types a card's type line holds, and of subtypes.
+SUBTYPE_KINDS = frozenset(["artifact type", "enchantment type", "land type", "spell type",
+                           "battle type"])
+TYPE_KINDS = SUBTYPE_KINDS | {"card type", "supertype"}
+#: Words for typed objects a supertype may stand before ("snow permanent").
+TYPED_NOUNS = ("permanent", "card", "spell", "token", "source", "object", "mana")
+#: Words before a supertype said of an object ("if it's legendary").
+PREDICATES = frozenset(["is", "are", "isn't", "aren't", "it's", "that's", "was", "were",
+                        "becomes", "become", "isn’t", "aren’t", "it’s", "that’s"])
 #: Words before "exile" that make it the zone, not the keyword action.
 EXILE_ZONE_PREV = frozenset(["in", "from", "into", "to", "the", "of"])
 #: Words before "counter" that are not the counter's kind ("a counter").
@@ -420,6 +443,9 @@ def build(release: Any) -> dict[str, Any]:
             ids = t.keys.setdefault(key, [])
             if id not in ids:
                 ids.insert(0, id)
+    type_words = {k for k, ids in t.keys.items() if " " not in k
+                  and any(t.meanings[x]["kind"] in TYPE_KINDS for x in ids)}
+    type_words |= {key_of(n) for n in TYPED_NOUNS}
     land_types = sorted({key_of(n) for n, _ in _list_after(
         rules["205.3i"].text, "The land types are ")} if "205.3i" in rules else set())
     landwalk = next((m["id"] for m in t.meanings.values() if m["term"] == "Landwalk"), None)
@@ -433,41 +459,112 @@ def build(release: Any) -> dict[str, Any]:
         "landwalk": landwalk,
         "cycling": cycling,
         "max_words": max((len(k.split(" ")) for k in t.keys), default=1),
+        "type_words": sorted(type_words),
+        "readings": abilities.build(release, short_definition),
+        "face_break": abilities.FACE_BREAK,
     }
 
 
 # -- the table for a stored release --------------------------------------------
 
 def table_for(stored: Any) -> dict[str, Any]:
-    """The term table of a stored release, from its cache (built on first use)."""
-    path = stored.path / CACHE_NAME
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if data.get("format") == FORMAT:
-            return data
-    except (OSError, ValueError):
-        pass
-    data = build(stored.release())
-    _write_cache(path, data)
+    """The term table of a stored release, from its cache (built on first use,
+    and again when the cache is damaged)."""
+    data, _ = _cached(stored)
+    if data is None:
+        data = build(stored.release())
+        try:
+            _write_cache(stored, data)
+        except OSError:
+            pass  # a read-only data folder: go without the cache
     return data
 
 
-def _write_cache(path: Any, data: dict[str, Any]) -> None:
-    """Write the cache atomically; a read-only data folder just goes without."""
-    from crsearch.store.files import write_atomic
+def cache_problem(stored: Any) -> str | None:
+    """What is wrong with the cached term table beside ``stored`` (None: nothing,
+    or no cache yet): what ``crsearch repair`` rebuilds it for."""
+    return _cached(stored)[1]
+
+
+def write_cache(stored: Any, release: Any) -> None:
+    """Build the term table of ``release`` and cache it beside ``stored`` (OSError when it cannot)."""
+    _write_cache(stored, build(release))
+
+
+def _cached(stored: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """(the cached table, None), or (None, what is wrong with it); (None, None) when there is none."""
+    from crsearch.errors import reason
+    from crsearch.store.datadir import read_json
+
+    try:
+        data = read_json(stored.path / CACHE_NAME, "cache")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError) as e:
+        return None, f"damaged ({reason(e)})"
+    problem = table_problem(data, stored.effective_date)
+    return (None, problem) if problem else (data, None)
+
+
+_MEANING_FIELDS = ("id", "term", "kind", "definition", "params", "source")
+_READING_FIELDS = ("group", "term", "kind", "id", "definition", "pattern")
+
+
+def table_problem(data: Any, release: str) -> str | None:
+    """What makes ``data`` unusable as the term table of ``release`` (None: nothing).
+
+    Every field that :func:`find` reads is checked, so that a cache of
+    another shape is rebuilt instead of failing in the middle of a search.
+    """
+    if not isinstance(data, dict):
+        return f"a {type(data).__name__}, not a term table"
+    if data.get("format") != FORMAT:
+        return "made by another version of crsearch"
+    if data.get("release") != release:
+        return "not the table of this release"
+    meanings, keys = data.get("meanings"), data.get("keys")
+    if not isinstance(meanings, dict) or not all(
+            isinstance(m, dict) and m.get("id") == id and all(isinstance(m.get(f), str) for f in _MEANING_FIELDS)
+            for id, m in meanings.items()):
+        return "damaged meanings"
+    if not isinstance(keys, dict) or not all(
+            isinstance(k, str) and isinstance(ids, list) and ids and all(
+                isinstance(i, str) and i in meanings for i in ids)
+            for k, ids in keys.items()):
+        return "damaged keys"
+    land_types, max_words = data.get("land_types"), data.get("max_words")
+    if not isinstance(land_types, list) or not all(isinstance(t, str) for t in land_types):
+        return "damaged land types"
+    if any(data.get(k) is not None and data.get(k) not in meanings for k in ("landwalk", "cycling")):
+        return "damaged keyword ids"
+    if type(max_words) is not int or max_words < 1:
+        return "damaged word count"
+    type_words = data.get("type_words")
+    if not isinstance(type_words, list) or not all(isinstance(w, str) for w in type_words):
+        return "damaged type words"
+    readings = data.get("readings")
+    if not isinstance(readings, list) or not all(
+            isinstance(r, dict) and all(isinstance(r.get(f), str) for f in _READING_FIELDS)
+            and isinstance(r.get("drop"), list) for r in readings):
+        return "damaged readings"
+    if not isinstance(data.get("face_break"), str):
+        return "damaged face break"
+    return None
+
+
+def _write_cache(stored: Any, data: dict[str, Any]) -> None:
+    """Write the cache atomically."""
+    from crsearch.files import write_atomic
 
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    try:
-        write_atomic(path, text.encode("utf-8"))  # 0644, like the release's other files
-    except OSError:
-        return
+    write_atomic(stored.path / CACHE_NAME, text.encode("utf-8"))  # 0644, like the release's other files
 
 
 def export(release: Any) -> dict[str, Any]:
     """The site's offline explain page data (``explain-terms.js``): the term
-    table, each meaning's URL on the site, and the hand-written tables that
-    ``explain.js`` needs to match exactly as ``find`` does."""
+    table with the readings' patterns, each meaning's and reading's URL on the
+    site, and the hand-written tables that ``explain.js`` needs to match
+    exactly as ``find`` does."""
     from crsearch.urls import Urls
 
     table = build(release)
@@ -477,10 +574,15 @@ def export(release: Any) -> dict[str, Any]:
         id = m["id"].split("#", 1)[0]
         if urls.exists(id):
             link[m["id"]] = urls.url_for(id)
+    for r in table["readings"]:
+        if urls.exists(r["id"]):
+            link[r["id"]] = urls.url_for(r["id"])
     return {**table, "urls": link, "irregular": IRREGULAR,
             "counter_verb_next": sorted(COUNTER_VERB_NEXT),
             "counter_verb_prev": sorted(COUNTER_VERB_PREV),
-            "exile_zone_prev": sorted(EXILE_ZONE_PREV), "not_a_kind": sorted(NOT_A_KIND)}
+            "exile_zone_prev": sorted(EXILE_ZONE_PREV), "not_a_kind": sorted(NOT_A_KIND),
+            "subtype_kinds": sorted(SUBTYPE_KINDS), "predicates": sorted(PREDICATES),
+            "reading_kinds": list(READING_KINDS)}
 
 
 def site_files(release: Any) -> dict[str, bytes]:
@@ -497,7 +599,7 @@ _PARAM_DASH = re.compile(r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\r\n(]+")
 _PARAM_WORDS = {
     "f": re.compile(r"[ \u00a0]+from [^,.;:\n(]+?(?:(?: and|,)(?: from)? [^,.;:\n(]+?)*(?=$|[,.;:\n(]| and [a-z]+ )"),
     "o": re.compile(r"[ \u00a0]+(?:for|onto) [\w’'-]+"),
-    "w": re.compile(r"[ \u00a0]+with [^{\n.,]+?(?= ?\{|$|[\n.,])"),
+    "w": re.compile(r"[ \u00a0]+with [^{\n.,(]+?(?= ?[{(]|$|[\n.,])"),
     "a": re.compile(r"[ \u00a0]+an? [\w’'-]+(?: [\w’'-]+)?(?=$|[,.;:\n(])"),
     "e": re.compile(r"[ \u00a0]+[^.\r\n(]+"),
 }
@@ -531,12 +633,43 @@ def _params(text: str, end: int, shape: str) -> int:
 
 
 def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
-    """The terms of ``text`` in reading order: span, term, id, definition, kind.
+    """The rules terms of a card's text, in reading order.
+
+    This is the function other commands use to read a card (``card`` shows
+    its result beside the card): give it the text and the table of
+    ``table_for``/``build``.  Each term is a dict with ``span`` ([start, end)
+    in ``text``), ``text`` (the words as written), ``term`` (the name the
+    rules give it), ``id`` (its rule, chapter or ``glossary:<Term>``),
+    ``kind``, ``definition`` and ``source`` (where the definition is quoted
+    from).  Two sorts of term come back together:
+
+    - words the rules name: keywords with their parameters ("ward {2}",
+      "protection from white"), keyword actions in any form, types, zones,
+      steps, counters, ability words, glossary terms;
+    - readings of abilities (``kind`` in ``READING_KINDS``): a triggered
+      ability's condition, an activated ability's cost, a replacement
+      effect's clause, a restriction, a duration, a "can't".  Their spans
+      may hold terms of the first sort ("Whenever you cast a creature spell"
+      holds "cast" and "creature"); spans nest and never cross.
+
+    A multi-face text ("Fire ... // Ice ...") is read face by face.  Terms
+    are sorted by start, the longer first.
+    """
+    terms = _words(text, table)
+    readings, dropped = abilities.read(text, table.get("readings", []), terms)
+    kept = [(t["span"][0], -t["span"][1], 1, k, t) for k, t in enumerate(terms) if k not in dropped]
+    kept += [(t["span"][0], -t["span"][1], 0, k, t) for k, t in enumerate(readings)]
+    return [row[4] for row in sorted(kept, key=lambda row: row[:4])]
+
+
+def _words(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The words of ``text`` that the rules name, in reading order.
 
     Longest phrase first; a meaning that shares a word with another is chosen
     by the words around it.
     """
     toks = tokens(text)
+    type_words = set(table.get("type_words", ()))
     keys: dict[str, list[str]] = table["keys"]
     meanings: dict[str, dict[str, Any]] = table["meanings"]
     land_types = set(table.get("land_types", ()))
@@ -576,6 +709,9 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
             i += 1
             continue
         m = meanings[id]
+        if not _as_a_card_writes_it(text, toks, i, n, m, type_words):
+            i += 1
+            continue
         if word == "counter" and n == 1 and m["kind"] == "counter":
             start, id = _counter_kind(text, toks, i, start, keys, meanings, id)
             m = meanings[id]
@@ -586,6 +722,10 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         # Parameters follow the keyword as printed ("Equip {1}"), not an
         # inflected form ("Equipped creature").
         if params and _as_printed(text[start:end], m, base):
+            if start > 0 and text[start - 1] != "\n":
+                # The rest of the line ("Enchant creature you control") is a
+                # parameter only where the keyword starts its line.
+                params = params.replace("e", "")
             end = _params(text, end, params)
         if n == 1 and word == "die" and i > 0 and text[toks[i - 1][0]:toks[i - 1][1]].lower() in (
                 "a", "sided", "the", "six", "twenty", "that"):  # "roll a six-sided die"
@@ -596,6 +736,22 @@ def find(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         while i < len(toks) and toks[i][0] < end:
             i += 1
     return found
+
+
+def _as_a_card_writes_it(text: str, toks: list[tuple[int, int, str]], i: int, n: int,
+                         m: dict[str, Any], type_words: set[str]) -> bool:
+    """False for a type word used as an everyday word ("Hello world", "a book").
+
+    A supertype stands before a type or typed object, or is said of an object;
+    a subtype is capitalized.
+    """
+    if m["kind"] == "supertype":
+        nxt = toks[i + n][2] if i + n < len(toks) else ""
+        prev = text[toks[i - 1][0]:toks[i - 1][1]].lower() if i > 0 else ""
+        return nxt in type_words or prev in PREDICATES
+    if m["kind"] in SUBTYPE_KINDS:
+        return text[toks[i][0]].isupper()
+    return True
 
 
 def _as_printed(surface: str, m: dict[str, Any], base: dict[str, Any]) -> bool:
@@ -710,5 +866,6 @@ def explain(stored: Any, text: str) -> dict[str, Any]:
     return {"text": text, "release": table["release"], "terms": find(text, table)}
 
 
-__all__ = ["ALIASES", "GENERIC", "build", "check_text", "explain", "export", "find", "key_of",
-           "lemma", "short_definition", "site_files", "table_for", "tokens"]
+__all__ = ["ALIASES", "GENERIC", "READING_KINDS", "build", "cache_problem", "check_text", "explain",
+           "export", "find", "key_of", "lemma", "short_definition", "site_files", "table_for",
+           "table_problem", "tokens", "write_cache"]

@@ -24,7 +24,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from crsearch.errors import BadInput, SourceError, StoreError, short
 from crsearch.version import __version__
@@ -249,7 +249,9 @@ def _download(
     quiet_for_html: bool = False,
     deadline: float | None = None,
     max_bytes: int | None = None,
+    sink: Callable[[bytes], object] | None = None,
 ) -> _Download:
+    """Download ``url``; with ``sink``, each chunk goes to it and nothing is kept."""
     import time
 
     deadline = DEFAULT_DEADLINE if deadline is None else deadline
@@ -312,7 +314,10 @@ def _download(
                 chunk = read(want)
                 if not chunk:
                     break
-                chunks.append(chunk)
+                if sink is not None:
+                    sink(chunk)
+                else:
+                    chunks.append(chunk)
                 done += len(chunk)
                 if done > max_bytes:
                     raise SourceError(f"{short(url)} sent more than the limit of "
@@ -377,11 +382,33 @@ def fetch(
                      deadline=deadline, max_bytes=max_bytes).data
 
 
+def fetch_to(
+    url: str,
+    out: BinaryIO,
+    *,
+    timeout: float = 30,
+    progress: Progress | None = None,
+    user_agent: str = USER_AGENT,
+    deadline: float | None = None,
+    max_bytes: int | None = None,
+) -> str:
+    """Download ``url`` into the open binary file ``out``, chunk by chunk, and
+    return the URL it came from after redirects.
+
+    The rules of :func:`fetch` hold (http(s) only, ``deadline``,
+    ``max_bytes``, ``progress``, one-line :class:`SourceError`), but nothing
+    is held in memory: for files far larger than a release (card data).
+    """
+    d = _download(url, timeout=timeout, progress=progress, user_agent=user_agent,
+                  deadline=deadline, max_bytes=max_bytes, sink=out.write)
+    return d.url
+
+
 def _source_from_download(d: _Download) -> Source:
     return Source(name=_file_name(d.url) or d.url, data=d.data, url=d.url)
 
 
-class _Budget:
+class Budget:
     """What is left of one overall deadline across several downloads."""
 
     def __init__(self, deadline: float | None):
@@ -407,7 +434,7 @@ def fetch_latest(page_url: str = RULES_PAGE, **kw: Any) -> Source:
     the TXT download; ``deadline`` covers both downloads.
     """
     progress = kw.pop("progress", None)
-    budget = _Budget(kw.pop("deadline", None))
+    budget = Budget(kw.pop("deadline", None))
     page = _download(page_url, timeout=kw.get("timeout", 30), progress=None,
                      user_agent=kw.get("user_agent", USER_AGENT), deadline=budget.left(),
                      max_bytes=kw.get("max_bytes"))
@@ -471,7 +498,7 @@ def read_from(spec: str, *, progress: Progress | None = None,
         scheme = spec.split(":", 1)[0].lower()
         if scheme not in ("http", "https"):
             raise BadInput(f"unsupported URL scheme {short(scheme)!r}: {shown}")
-        budget = _Budget(deadline)
+        budget = Budget(deadline)
         d = _download(spec, timeout=timeout, progress=progress,
                       user_agent=USER_AGENT, quiet_for_html=True, deadline=budget.left(),
                       max_bytes=max_bytes)

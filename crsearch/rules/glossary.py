@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from crsearch.errors import BadInput, NotFound
+from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules.suggest import did_you_mean, ranked
 from crsearch.rules.text import norm_title
 
@@ -64,7 +64,7 @@ def define(release: Release, term: str) -> GlossaryEntry:
     if close and (len(close) == 1 or close[0][1] >= 0.9):
         return table[close[0][0]]
     names = [table[c].term for c, _ in close] or [g.term for g in list(unique.values())[:5]]
-    raise NotFound(f"{term!r} is not in the glossary of the {release.effective_date} rules",
+    raise NotFound(f"{short(term)!r} is not in the glossary of the {release.effective_date} rules",
                    list(dict.fromkeys(names)))
 
 
@@ -100,7 +100,7 @@ def keyword_rule(rules: Iterable[Rule], name: str) -> Rule:
     close = ranked(key, table, cutoff=0.7)
     if close and close[0][1] >= 0.8:
         return table[close[0][0]]
-    raise NotFound(f"{name!r} is not a keyword ability or action",
+    raise NotFound(f"{short(name)!r} is not a keyword ability or action",
                    [table[c].title or c for c in did_you_mean(key, table, cutoff=0.7)])
 
 

@@ -24,7 +24,7 @@ Only the standard library is imported: the CLI imports this on every run.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -36,6 +36,7 @@ __all__ = [
     "contains",
     "expand",
     "find_references",
+    "iter_references",
     "kind",
     "letter_at",
     "letter_index",
@@ -97,7 +98,7 @@ def letter_index(letters: str) -> int:
     for c in letters:
         pos = _LETTER_POS.get(c)
         if pos is None:
-            raise BadInput(f"{letters!r} are not subrule letters: {_letter_reason(letters)}")
+            raise BadInput(f"{_show(letters)} are not subrule letters: {_letter_reason(letters)}")
         n = n * 24 + pos + 1
     return n - 1
 
@@ -182,6 +183,12 @@ def normalize(text: str) -> str:
     return f"{head}.{number}{letters}"
 
 
+@lru_cache(maxsize=16384)
+def _normalize_id(text: str) -> str:
+    """``normalize`` for the ids of running text, which repeat (a raise is not kept)."""
+    return normalize(text)
+
+
 def _unwrap(text: str) -> str:
     """``text`` without surrounding whitespace and quotes."""
     return text.strip().strip(_QUOTES).strip()
@@ -195,7 +202,7 @@ def _shape_reason(s: str) -> str:
         return "it has two dots in a row"
     m = _LOOSE.match(s)
     assert m is not None  # s starts with a digit
-    return f"unexpected {s[m.end():]!r} after {s[:m.end()]!r}"
+    return f"unexpected {_show(s[m.end():])} after {_show(s[:m.end()])}"
 
 
 # -- canonical ids ----------------------------------------------------------
@@ -219,7 +226,7 @@ def _key(id: str) -> Parts | None:
 def _checked_key(id: str) -> Parts:
     key = _key(id)
     if key is None:
-        raise BadInput(f"{id!r} is not a canonical rule id (such as 7, 702, 702.19 "
+        raise BadInput(f"{_show(str(id))} is not a canonical rule id (such as 7, 702, 702.19 "
                        f"or 702.19c); normalize() it first")
     return key
 
@@ -303,12 +310,12 @@ def _range_end(start: str, raw: str) -> str:
     raw = raw.strip()
     if raw.isalpha():
         if depth != 4:
-            raise BadInput(f"range end {raw!r} is letters, but {start} has none")
+            raise BadInput(f"range end {_show(raw)} is letters, but {start} has none")
         end = normalize(start.rstrip(LETTERS) + raw)
     elif "." not in raw and depth >= 3:
         if not raw[:1].isdigit() or (depth == 4 and raw.isdigit()):
             # "702.19c-20" could mean 702.20 or 702.19t; refuse to guess.
-            raise BadInput(f"range end {raw!r} is ambiguous after {start}")
+            raise BadInput(f"range end {_show(raw)} is ambiguous after {start}")
         end = normalize(start.split(".", 1)[0] + "." + raw)
     else:
         end = normalize(raw)
@@ -360,7 +367,7 @@ def parse_spec(text: str) -> list[Span]:
 
 def _parse_list(s: str, text: str) -> list[Span]:
     def bad(reason: str) -> BadInput:
-        return BadInput(f"{text!r} is not a rule number, range or list: {reason}")
+        return BadInput(f"{_show(text)} is not a rule number, range or list: {reason}")
 
     spans: list[Span] = []
     range_open = False   # a dash came after the last item
@@ -369,17 +376,17 @@ def _parse_list(s: str, text: str) -> list[Span]:
     while pos < len(s):
         m = _SPEC_TOKEN.match(s, pos)
         if m is None:
-            raise bad(f"unexpected {s[pos:]!r}")
+            raise bad(f"unexpected {_show(s[pos:])}")
         pos = m.end()
         tok, what = m.group(), m.lastgroup
         if what == "space":
             continue
         if what in ("prefix", "sep", "dash"):
             if range_open:
-                raise bad(f"the range before {tok!r} has no end")
+                raise bad(f"the range before {_show(tok)} has no end")
             if what == "dash":
                 if not spans or spans[-1].start != spans[-1].end:
-                    raise bad(f"{tok!r} does not follow a single rule number")
+                    raise bad(f"{_show(tok)} does not follow a single rule number")
                 range_open = True
             glued = False
             continue
@@ -398,10 +405,10 @@ def _parse_list(s: str, text: str) -> list[Span]:
                 try:
                     new = normalize(last.rstrip(LETTERS) + tok)
                 except BadInput:
-                    raise bad(f"unexpected {tok!r}") from None
+                    raise bad(f"unexpected {_show(tok)}") from None
                 spans.append(Span(new, new))
             else:
-                raise bad(f"unexpected {tok!r}")
+                raise bad(f"unexpected {_show(tok)}")
         else:
             new = normalize(tok)
             spans.append(Span(new, new))
@@ -501,7 +508,7 @@ def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Sp
             return None
         return s.end(), Span(new, new)
     try:
-        start = normalize(m.group())
+        start = _normalize_id(m.group())
     except BadInput:
         return None
     depth = _depth(_checked_key(start))
@@ -540,12 +547,16 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
     "see 718"); bare dotted numbers ("(see 704.5j)") are taken as they are.
     Pass a rule's text without its own leading number.
     """
-    found: list[tuple[int, int, str, list[Span]]] = []
+    return list(iter_references(text))
+
+
+def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
+    """``find_references``, one reference at a time (for long texts)."""
     pos = 0
     while True:
         h = _REF_HEAD.search(text, pos)
         if h is None:
-            return found
+            return
         if h["kw"] is not None:
             word = h["kw"].strip().lower()
             head = word if word.startswith("section") else "rule"
@@ -567,7 +578,7 @@ def find_references(text: str) -> list[tuple[int, int, str, list[Span]]]:
             stop, span = nxt
             spans.append(span)
         start = h.start() if h["kw"] is not None else h.end()
-        found.append((start, stop, text[start:stop], spans))
+        yield start, stop, text[start:stop], spans
         pos = stop
 
 

@@ -21,12 +21,13 @@ CUTOFF = 0.6
 
 
 def did_you_mean(typed: str, candidates: Iterable[str], limit: int = 5,
-                 cutoff: float = CUTOFF) -> list[str]:
+                 cutoff: float = CUTOFF, near: NearIds | None = None) -> list[str]:
     """The candidates a user who typed ``typed`` most likely meant, best first.
 
     A rule number is matched against rule numbers (typo fixes first, then
     its neighbours in rule order); anything else, or a number that cannot
-    be read, by spelling with at least ``cutoff`` similarity.
+    be read, by spelling with at least ``cutoff`` similarity.  ``near`` is
+    a ``NearIds`` of ``candidates`` made before, for a caller that asks often.
     """
     pool = candidates if isinstance(candidates, Collection) else list(candidates)
     try:
@@ -34,7 +35,7 @@ def did_you_mean(typed: str, candidates: Iterable[str], limit: int = 5,
     except BadInput:
         id = ""
     if id and any(c[:1].isdigit() for c in pool):
-        return _near_ids(id, pool, limit)
+        return near(id, limit) if near is not None else _near_ids(id, pool, limit)
     return [name for name, _ in ranked(typed, pool, limit, cutoff)]
 
 
@@ -57,29 +58,55 @@ def ranked(typed: str, candidates: Iterable[str], limit: int = 5,
 
 
 def _near_ids(id: str, pool: Collection[str], limit: int) -> list[str]:
-    known = pool if isinstance(pool, (set, frozenset, dict)) else set(pool)
-    out: list[str] = []
-    # Transposed characters ("702.91c" for "702.19c").
-    for i in range(len(id) - 1):
-        swapped = id[:i] + id[i + 1] + id[i] + id[i + 2:]
-        if swapped != id and swapped in known and swapped not in out:
-            out.append(swapped)
-    parent = numbers.parent(id)
-    while parent and parent not in known:
-        parent = numbers.parent(parent)
-    existing = _in_order(known)
-    keys = [numbers.sort_key(i) for i in existing]
-    pos = bisect.bisect_left(keys, numbers.sort_key(id))
-    near: Sequence[str] = existing[max(0, pos - 3):pos + 3]
-    if parent:
-        inside = [n for n in existing if n != parent and numbers.contains(parent, n)]
-        # The siblings just around where the missing id would stand.
-        at = bisect.bisect_left([numbers.sort_key(n) for n in inside], numbers.sort_key(id))
-        near = inside[max(0, at - 3):at + 3] or [parent]
-    for n in near:
-        if n not in out:
-            out.append(n)
-    return out[:limit]
+    return NearIds(pool)(id, limit)
+
+
+class NearIds:
+    """Rule numbers near a missing one, from a pool of existing ids.
+
+    Sorting the pool and finding each rule's subrules is done once, so a
+    caller asking about many ids (``cite-check`` on a long text) pays a
+    bisection per id, not a pass over the pool.
+    """
+
+    def __init__(self, pool: Iterable[str]):
+        self.known = pool if isinstance(pool, (set, frozenset, dict)) else set(pool)
+        self.existing = _in_order(self.known)
+        self.keys = [numbers.sort_key(i) for i in self.existing]
+        # Every id's descendants, in rule order (sorted order is kept).
+        self.inside: dict[str, list[str]] = {}
+        for i in self.existing:
+            for up in numbers.ancestors(i):
+                self.inside.setdefault(up, []).append(i)
+        self.inside_keys = {up: [numbers.sort_key(i) for i in ids]
+                            for up, ids in self.inside.items()}
+
+    def __call__(self, id: str, limit: int = 5) -> list[str]:
+        """Typo fixes first (transposed characters), then the siblings around
+        where ``id`` would stand under its nearest existing parent (or its
+        neighbours in rule order when no parent exists)."""
+        known = self.known
+        out: list[str] = []
+        # Transposed characters ("702.91c" for "702.19c").
+        for i in range(len(id) - 1):
+            swapped = id[:i] + id[i + 1] + id[i] + id[i + 2:]
+            if swapped != id and swapped in known and swapped not in out:
+                out.append(swapped)
+        parent = numbers.parent(id)
+        while parent and parent not in known:
+            parent = numbers.parent(parent)
+        key = numbers.sort_key(id)
+        pos = bisect.bisect_left(self.keys, key)
+        near: Sequence[str] = self.existing[max(0, pos - 3):pos + 3]
+        if parent:
+            inside = self.inside.get(parent, [])
+            # The siblings just around where the missing id would stand.
+            at = bisect.bisect_left(self.inside_keys.get(parent, []), key)
+            near = inside[max(0, at - 3):at + 3] or [parent]
+        for n in near:
+            if n not in out:
+                out.append(n)
+        return out[:limit]
 
 
 def _in_order(ids: Iterable[str]) -> list[str]:

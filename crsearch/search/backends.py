@@ -6,12 +6,12 @@ cannot, behind the same small interface.
 
 from __future__ import annotations
 
-import json
+import threading
 from pathlib import Path
 from typing import Any
 
 from crsearch.errors import StoreError
-from crsearch.search.schema import BM25_B, BM25_K1, INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh
+from crsearch.search.schema import INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh
 
 # -- opening -----------------------------------------------------------------
 
@@ -33,6 +33,25 @@ def open_index(path: Path):
     return ix, terms
 
 
+def _check_files(path: Path) -> None:
+    """Refuse an index folder holding anything but regular files: a FIFO or a
+    device in place of a segment would block or flood whatever reads it."""
+    import os
+
+    from crsearch.files import kind_of
+
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if not entry.is_file():
+                    mode = os.stat(entry.path).st_mode if os.path.exists(entry.path) else 0
+                    what = kind_of(mode) if mode else "a broken link"
+                    raise IndexMissing(f"the search index in {path} is damaged ({entry.name} is {what}); "
+                                       "run `crsearch index` to rebuild it")
+    except OSError:
+        return  # read below, with its own message
+
+
 def open_terms(path: Path) -> dict[str, Any]:
     """``terms.json`` of an index (no Whoosh); raise IndexMissing with the fix."""
     path = Path(path)
@@ -40,9 +59,11 @@ def open_terms(path: Path) -> dict[str, Any]:
     if not terms_file.exists():
         raise IndexMissing(f"the release has no search index ({path} is missing); "
                            "run `crsearch index` to build it")
+    _check_files(path)
     try:
-        with open(terms_file, encoding="utf-8") as f:
-            terms = json.load(f)
+        from crsearch.store.datadir import read_json
+
+        terms = read_json(terms_file, "index")
         if terms.get("format") != INDEX_FORMAT:
             raise IndexMissing("the search index was built by another version of crsearch; "
                                "run `crsearch index` to rebuild it")
@@ -59,26 +80,45 @@ def open_terms(path: Path) -> dict[str, Any]:
 
 class WhooshBackend:
     """The Whoosh index of one release behind the same small interface as
-    ``fastindex.FastBackend``; it answers every query the fast files cannot."""
+    ``fastindex.FastBackend``; it answers every query the fast files cannot.
+
+    A Whoosh searcher is not safe from threads: each thread asks through a
+    searcher of its own, opened on its first call.
+    """
 
     name = "whoosh"
 
-    def __init__(self, index_dir: Path):
+    def __init__(self, index_dir: Path, b: float, k1: float):
         load_whoosh()
         from whoosh import scoring
 
         self.ix, _ = open_index(Path(index_dir))
-        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        self._weighting = scoring.BM25F(B=b, K1=k1)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._searchers: list[Any] = []
         self._docnum: dict[str, int] = {}
+        self.searcher  # noqa: B018 - open one now: a damaged index is reported here
+
+    @property
+    def searcher(self) -> Any:
+        """This thread's searcher."""
+        got = getattr(self._local, "searcher", None)
+        if got is None:
+            with self._lock:
+                got = self._local.searcher = self.ix.searcher(weighting=self._weighting)
+                self._searchers.append(got)
+        return got
 
     def stored(self, id: str) -> dict[str, Any] | None:
+        searcher = self.searcher
         n = self._docnum.get(id)
         if n is None:
-            n = self.searcher.document_number(id=id)
+            n = searcher.document_number(id=id)
             if n is None:
                 return None
             self._docnum[id] = n
-        return self.searcher.stored_fields(n)
+        return searcher.stored_fields(n)
 
     def doc_frequency(self, stem: str) -> int:
         return self.searcher.doc_frequency("text", stem)
@@ -108,4 +148,8 @@ class WhooshBackend:
         return out
 
     def close(self) -> None:
-        self.searcher.close()
+        with self._lock:
+            for searcher in self._searchers:
+                searcher.close()
+            self._searchers.clear()
+            self._local = threading.local()

@@ -5,8 +5,9 @@ names are normally dropped from a question because their words match rules
 words by accident.  Some cards, though, are famous *because* of a rule: Humility
 and Opalescence mean layers and dependency, Mindslaver means controlling
 another player, Blood Moon means rule 305.7.  This table maps such cards to the
-rule ids (2026-08-07 numbering) that decide the questions about them, best
-first, so a search can rank those rules when a question names the card.
+rule ids that decide the questions about them, best first (numbered as the
+release its header names; ``tables.py`` carries them into the others), so a
+search can rank those rules when a question names the card.
 
 The table is data (``data/cards.txt``, about 5,000 cards): names, rule ids and
 nicknames, never card or rules text.  Only cards whose questions turn on a
@@ -56,14 +57,9 @@ def read_table(text: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str],
 
 
 def _load() -> tuple[dict[str, tuple[str, ...]], dict[str, str], frozenset[str], frozenset[str]]:
-    from crsearch.paths import data_dir
+    from crsearch.paths import read_data
 
-    path = data_dir() / TABLE_FILE
-    try:
-        return read_table(path.read_text(encoding="utf-8"))
-    except OSError:
-        # A broken install loses the card hints, not the search.
-        return {}, {}, frozenset(), frozenset()
+    return read_table(read_data(TABLE_FILE))  # BrokenInstall when it is missing or damaged
 
 
 def _key(name: str) -> str:

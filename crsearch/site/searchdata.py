@@ -29,7 +29,7 @@ computed by the same Python:
   wordings, so that a question with synonyms needs no second round trip):
   their document frequency, every document with its BM25F score summed
   over the boosted fields as a typed query sums them (and, where different,
-  over text and name as a pasted passage sums them), and which documents
+  over the passage fields as a pasted passage sums them), and which documents
   have the stem in their text or title (the re-ranking's coverage, known
   without loading the documents);
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
@@ -55,10 +55,13 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
 from crsearch.search.config import DEFAULT, RankingConfig
+
+if TYPE_CHECKING:
+    from crsearch.search.topics import Topic
 
 #: The folder of the search data inside the site.
 FOLDER = "search"
@@ -129,29 +132,40 @@ Scores = dict[str, dict[int, float]]
 def _postings(release: Release, config: RankingConfig
               ) -> tuple[list[str], dict[str, int], Scores, Scores, list[dict[str, Any]]]:
     """Whoosh's BM25F score of every stem in every document, summed over the
-    boosted fields as ``search.Engine`` sums them for typed queries, and over
-    text and name unboosted as it sums them for a pasted passage; and each
-    stem's document frequency in the text field (what the CLI's idf uses)."""
+    fields of ``config.field_boosts`` as the CLI sums them for typed queries,
+    and over those of ``config.passage_fields`` as it sums them for a pasted
+    passage; and each stem's document frequency in the text field (what the
+    CLI's idf uses)."""
+    import tempfile
+
     from crsearch.search.build import documents
     from crsearch.search.fastindex import ids_and_frequencies
-    from crsearch.search.schema import BM25_B, BM25_K1, INDEX_NAME, load_whoosh, schema
+    from crsearch.search.schema import INDEX_NAME, load_whoosh, schema
 
     load_whoosh()
     from whoosh import scoring
-    from whoosh.filedb.filestore import RamStorage
 
     docs = documents(release)
-    ix = RamStorage().create_index(schema(), indexname=INDEX_NAME)
-    writer = ix.writer(limitmb=256, procs=1, multisegment=False)
-    for doc in docs:
-        writer.add_document(**{k: v for k, v in doc.items() if v != "" or k in ("title", "parent")})
-    writer.commit(optimize=False)
-    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
+    # Whoosh stages postings on disk even for an index in RAM; by default in
+    # a folder of a fixed name in the shared temp folder, which concurrent
+    # builds (and other users' symlinks) share.  Ours is private to the build.
+    with tempfile.TemporaryDirectory(prefix="crsearch-site-") as private:
+        ix = _ram_storage(private).create_index(schema(), indexname=INDEX_NAME)
+        writer = ix.writer(limitmb=256, procs=1, multisegment=False)
+        for doc in docs:
+            writer.add_document(**{k: v for k, v in doc.items()
+                                   if v != "" or k in ("title", "parent")})
+        writer.commit(optimize=False)
+    with ix.searcher(weighting=scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)) as s:
         reader = s.reader()
         docids, df = ids_and_frequencies(s)
         scores: Scores = {}
         passage: Scores = {}
-        for field, boost in config.field_boosts.items():
+        fields = list(config.field_boosts) + [f for f in config.passage_fields
+                                              if f not in config.field_boosts]
+        for field in fields:
+            boost = config.field_boosts.get(field)
+            pboost = config.passage_fields.get(field)
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
@@ -159,12 +173,27 @@ def _postings(release: Release, config: RankingConfig
                 m = s.postings(field, st)
                 while m.is_active():
                     d = m.id()
-                    acc[d] = acc.get(d, 0.0) + m.score() * boost
-                    if field in ("text", "name"):
-                        pacc[d] = pacc.get(d, 0.0) + m.score()
+                    if boost is not None:
+                        acc[d] = acc.get(d, 0.0) + m.score() * boost
+                    if pboost is not None:
+                        pacc[d] = pacc.get(d, 0.0) + m.score() * pboost
                     m.next()
     by_id = {d["id"]: d for d in docs}
     return docids, df, scores, passage, [by_id[i] for i in docids]
+
+
+def _ram_storage(private: str) -> Any:
+    """Whoosh's RAM storage, with its temporary files in new folders inside
+    ``private`` (a folder only this build writes to)."""
+    import tempfile
+
+    from whoosh.filedb.filestore import FileStorage, RamStorage
+
+    class PrivateRamStorage(RamStorage):
+        def temp_storage(self, name: str | None = None) -> FileStorage:
+            return FileStorage(tempfile.mkdtemp(prefix="postings-", dir=private))
+
+    return PrivateRamStorage()
 
 
 def build(release: Release, url_for: Callable[[str], str],
@@ -176,7 +205,7 @@ def build(release: Release, url_for: Callable[[str], str],
     from crsearch.rules.text import STOP_WORDS, words
     from crsearch.search import query as parsing
     from crsearch.search.build import terms_of
-    from crsearch.search.engine import SNIPPET_WORDS, is_title_text
+    from crsearch.search.index import is_title_text
     from crsearch.search.query import alternatives
     from crsearch.search.vocab import QUESTION_WORDS, SITUATION, tables
 
@@ -266,7 +295,7 @@ def build(release: Release, url_for: Callable[[str], str],
         acc = scores.get(st, {})
         nums = sorted(acc)
         present = has.get(st, [])
-        # A passage's scores (text and name, unboosted), where they differ:
+        # A passage's scores (``passage_fields``), where they differ:
         # pairs of (position in the list, score); 0 means "not for passages".
         pacc = passage_scores.get(st, {})
         differ: list[int] = []
@@ -319,17 +348,21 @@ def build(release: Release, url_for: Callable[[str], str],
         files[name] = raw
         letter_files[letter] = name.split("/", 1)[1]
 
-    # The judges' topics and the rules-famous cards (search.Engine._with_topics),
-    # a file per first letter: a query asks only for its words' letters.
-    from crsearch.search.cardtopics import table as cards_table
+    # The judges' topics and the rules-famous cards (search.boosts), their
+    # rule ids carried into this release (search/tables.py), a file per
+    # first letter: a query asks only for its words' letters.
+    from crsearch.search import tables as shipped
+    from crsearch.search.asked import doc_texts
 
+    carry = shipped.Carry(release.effective_date, doc_texts(docs))
     topics_files: dict[str, str] = {}
-    for letter, data in by_letter(topics_data(stem_of, set(docids))).items():
+    for letter, data in by_letter(topics_data(stem_of, set(docids),
+                                              shipped.topics(carry))).items():
         name, raw = _hashed(f"{TOPICS}-{_safe(letter)}", f"{TOPICS}-{letter}", data)
         files[name] = raw
         topics_files[letter] = name.split("/", 1)[1]
     cards_files: dict[str, str] = {}
-    for letter, data in cards_by_letter(cards_table()).items():
+    for letter, data in cards_by_letter(shipped.cards(carry)).items():
         name, raw = _hashed(f"{CARDS}-{_safe(letter)}", f"{CARDS}-{letter}", data)
         files[name] = raw
         cards_files[letter] = name.split("/", 1)[1]
@@ -363,11 +396,10 @@ def build(release: Release, url_for: Callable[[str], str],
         # word files are rarely loaded: their entries are here.
         "words": {w: entry_of(w) for w in sorted(QUESTION_WORDS)},
         "scale": SCALE,
-        "snippet_words": SNIPPET_WORDS,
         # The rules that are only a title (a question puts their subrules first).
         "title_rules": [d["id"] for d in docs if not d["id"].startswith(GLOSSARY_PREFIX)
                         and numbers.kind(d["id"]) == "rule"
-                        and is_title_text(d.get("text", ""))],
+                        and is_title_text(d.get("text", ""), config.title_rule_words)],
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
@@ -456,14 +488,16 @@ def fold_table() -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def topics_data(stem: Callable[[str], str], ids: set[str]) -> list[list[Any]]:
+def topics_data(stem: Callable[[str], str], ids: set[str],
+                topics: tuple[Topic, ...] | None = None) -> list[list[Any]]:
     """The topics' cues, stemmed as a question's words are, in table order:
     ``[number, stems, rules]`` (``topics.Cues``, whose matches come in the
-    order of their numbers)."""
+    order of their numbers).  ``topics``: the topics carried into the
+    release (``tables.topics``), else the table as it is."""
     from crsearch.search.topics import Cues
 
     return [[n, " ".join(sorted(stems)), list(topic.rules)]
-            for n, (stems, _, topic) in enumerate(Cues(stem, ids.__contains__).cues)]
+            for n, (stems, _, topic) in enumerate(Cues(stem, ids.__contains__, topics).cues)]
 
 
 def by_letter(cues: list[list[Any]]) -> dict[str, dict[str, Any]]:

@@ -10,6 +10,12 @@ with 304) or nothing at all, over connections kept open (HTTP/1.1):
   name the metadata file, which names the others): cached for a year;
 - everything else (style, script, icons): cached for ten minutes.
 
+Only regular files whose real path lies inside the site folder are sent:
+a symlink out of the site, a folder without ``index.html`` (folders are never
+listed) and anything that is not a regular file (a FIFO would block the
+server) are "not found"; a path that is not UTF-8 text (``%00``, a lone
+surrogate) is a 400.
+
 Standard library only.
 """
 
@@ -20,7 +26,9 @@ import http.server
 import io
 import os
 import re
+import stat
 import threading
+import urllib.parse
 from email.utils import formatdate, parsedate_to_datetime
 from typing import Any
 
@@ -55,35 +63,51 @@ class CachingHandler(http.server.SimpleHTTPRequestHandler):
     _gz_lock = threading.Lock()
 
     def send_head(self) -> Any:  # noqa: C901 - one request, told in order
-        path = self.translate_path(self.path)
-        if os.path.isdir(path):
-            if not self.path.split("?", 1)[0].split("#", 1)[0].endswith("/"):
-                return super().send_head()  # the redirect to "folder/"
-            path = os.path.join(path, "index.html")
-        if not os.path.isfile(path):
-            return super().send_head()  # 404 (our not-found page)
-        try:
-            st = os.stat(path)
-        except OSError:
-            return super().send_head()
-        ctype = self.guess_type(path)
+        url_path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if not _is_text(url_path):
+            self.send_error(400, "The path is not UTF-8 text")
+            return None
         root = os.path.realpath(self.directory)
-        rel = os.path.relpath(os.path.realpath(path), root).replace(os.sep, "/")
+        real = inside(root, self.translate_path(self.path))
+        if real is not None and os.path.isdir(real):
+            if not url_path.endswith("/"):
+                return self._redirect_to_folder()
+            real = inside(root, os.path.join(real, "index.html"))
+        elif url_path.endswith("/"):
+            real = None  # "page.html/" names no folder
+        opened = open_regular(real) if real is not None else None
+        if opened is None:
+            # Missing, outside the site (a symlink out of it), a folder with
+            # no index.html (never listed) or not a regular file (a FIFO
+            # would block the server): all "not found".
+            self.send_error(404, "File not found")
+            return None
+        f, st = opened
+        try:
+            return self._send_file(f, st, real, root)  # type: ignore[arg-type]
+        except BaseException:
+            f.close()
+            raise
+
+    def _send_file(self, f: Any, st: os.stat_result, path: str, root: str) -> Any:
+        ctype = self.guess_type(path)
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
         zipped = (st.st_size >= MIN_GZIP and ctype.startswith(COMPRESSIBLE)
                   and _accepts_gzip(self.headers.get("Accept-Encoding", "")))
         etag = f'"{st.st_size:x}-{st.st_mtime_ns:x}{"-gz" if zipped else ""}"'
         modified = formatdate(st.st_mtime, usegmt=True)
         if _not_modified(self.headers, etag, st.st_mtime):
+            f.close()
             self.send_response(304)
             self._cache_headers(rel, etag, modified)
             self.end_headers()
             return None
         if zipped:
-            body = self._gzipped(path, st)
-            f: Any = io.BytesIO(body)
+            body = self._gzipped(f, path, st)
+            f.close()
+            f = io.BytesIO(body)
             length = len(body)
         else:
-            f = open(path, "rb")  # noqa: SIM115 - closed by do_GET/do_HEAD
             length = st.st_size
         self.send_response(200)
         self.send_header("Content-Type", ctype + ("; charset=utf-8" if ctype.startswith("text/")
@@ -98,7 +122,20 @@ class CachingHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Link", f"<{up}site.css>; rel=preload; as=style")
         self._cache_headers(rel, etag, modified)
         self.end_headers()
-        return f
+        return f  # closed by do_GET/do_HEAD
+
+    def _redirect_to_folder(self) -> None:
+        """301 from "folder" to "folder/", so the index page's relative links work."""
+        parts = urllib.parse.urlsplit(self.path)
+        self.send_response(301)
+        self.send_header("Location", urllib.parse.urlunsplit(
+            (parts[0], parts[1], parts[2] + "/", parts[3], parts[4])))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def list_directory(self, path: Any) -> None:
+        """Folders are never listed."""
+        self.send_error(404, "File not found")
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
         try:
@@ -112,19 +149,59 @@ class CachingHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", cache_control(rel))
         self.send_header("Vary", "Accept-Encoding")
 
-    def _gzipped(self, path: str, st: os.stat_result) -> bytes:
+    def _gzipped(self, f: Any, path: str, st: os.stat_result) -> bytes:
         key = (path, st.st_mtime_ns, st.st_size)
         with self._gz_lock:
             got = self._gz_cache.get(key)
         if got is None:
-            with open(path, "rb") as f:
-                # mtime=0: the same file always gives the same bytes.
-                got = gzip.compress(f.read(), compresslevel=6, mtime=0)
+            # mtime=0: the same file always gives the same bytes.
+            got = gzip.compress(f.read(), compresslevel=6, mtime=0)
             with self._gz_lock:
                 if len(self._gz_cache) > 2000:
                     self._gz_cache.clear()
                 self._gz_cache[key] = got
         return got
+
+
+def _is_text(url_path: str) -> bool:
+    """Whether a request's path decodes to UTF-8 text without NUL (a lone
+    surrogate such as ``%ED%A0%80`` is not UTF-8)."""
+    try:
+        text = urllib.parse.unquote_to_bytes(url_path).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return "\x00" not in text
+
+
+def inside(root: str, path: str) -> str | None:
+    """The real path of ``path`` when it lies inside the real folder ``root``, else None."""
+    real = os.path.realpath(path)
+    return real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None
+
+
+def open_regular(path: str) -> tuple[Any, os.stat_result] | None:
+    """A regular file opened for reading, with its stat, or None.
+
+    Checked before opening and again on the open file, and opened
+    non-blocking: a FIFO (or a device) put in its place never blocks the
+    reader.  ``path`` is a real path (:func:`inside`): its last part is not
+    followed if it became a symlink since.
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            return None
+        return os.fdopen(fd, "rb"), st
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _accepts_gzip(header: str) -> bool:

@@ -10,7 +10,10 @@ Layout::
         index/                        the Whoosh index (see ``index.py``)
 
 A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
-whole release.  Every write goes to a temporary folder that is renamed into
+whole release.  Every file is read only when it is a regular file no larger
+than its kind's limit (``LIMITS``, far above any real one): a FIFO, a device
+or a huge file in its place is a damaged store, never a hang or a
+MemoryError.  Every write goes to a temporary folder that is renamed into
 place, and the catalog is replaced with ``os.replace``: an interrupted update
 leaves the previous state as it was.  What such an interruption (or damage
 from outside) leaves behind is found and fixed by ``repair.py``.
@@ -19,6 +22,7 @@ from outside) leaves behind is found and fixed by ``repair.py``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -32,7 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
-    from crsearch.store.repair import IndexHooks, RepairReport
+    from crsearch.store.lineage import Compute
+    from crsearch.store.repair import Cache, IndexHooks, RepairReport
 
 
 def _path(*parts: str) -> Path:
@@ -61,6 +66,22 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _HEX = re.compile(r"[0-9a-f]+")
 REPAIR = "run `crsearch repair`"
 RELEASE_FILE = "release.json.gz"
+
+_MB = 1 << 20
+#: The most bytes crsearch reads from each kind of file of the data folder.
+#: Each is far above the largest real one over the 114 archived releases
+#: (docs/decisions/store-file-limits.md has the figures); a larger file is
+#: damaged, or not ours, and is refused before it fills the memory.
+LIMITS = {
+    "catalog": 16 * _MB,        # catalog.json
+    "meta": 16 * _MB,           # meta.json
+    "chapter": 32 * _MB,        # chapters/<NNN>.json
+    "release": 64 * _MB,        # release.json.gz as stored, compressed
+    "release text": 256 * _MB,  # release.json.gz uncompressed, or an older release.json
+    "cache": 64 * _MB,          # explain-terms.json, completion-terms.json beside a release
+    "index": 64 * _MB,          # the JSON files of a search index (fast.json, its manifest)
+    "lineage": 64 * _MB,        # lineage.json: how each rule continues between releases
+}
 
 T = TypeVar("T")
 
@@ -121,7 +142,7 @@ def _write_json(path: Path, data: Any, sync: bool = False) -> None:
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Replace the JSON file ``path`` in one step (repair rewrites small files so)."""
-    from crsearch.store.files import write_atomic
+    from crsearch.files import write_atomic
 
     write_atomic(path, _dumps(data).encode("utf-8"), sync=True)
 
@@ -137,25 +158,58 @@ def _sync_tree(folder: Path) -> None:
                 os.close(fd)
 
 
+def read_bytes(path: str | Path, kind: str) -> bytes:
+    """The bytes of a file of the data folder, of a kind of ``LIMITS``.
+
+    ``files.NotAFile`` (an OSError) for a FIFO, a folder or a device in its
+    place, ``files.TooLarge`` for a file above its kind's limit.
+    """
+    from crsearch.files import read_regular
+
+    return read_regular(path, LIMITS[kind])
+
+
 def read_release_text(path: str | Path) -> str:
-    """The text of a release file, gzip or plain; ValueError when the gzip data is damaged."""
-    import gzip
+    """The text of a release file, gzip or plain; ValueError when the gzip data is damaged.
+
+    A gzip file is uncompressed only up to the limit of a release's text: a
+    small file that would uncompress to gigabytes is refused (``TooLarge``).
+    """
     import zlib
 
     if not os.fspath(path).endswith(".gz"):
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return read_bytes(path, "release text").decode("utf-8")
+    data = read_bytes(path, "release")
     try:
-        with open(path, "rb") as b:
-            return gzip.decompress(b.read()).decode("utf-8")
-    except (gzip.BadGzipFile, zlib.error, EOFError) as e:
+        return _gunzip(data, LIMITS["release text"], path).decode("utf-8")
+    except (zlib.error, EOFError) as e:
         raise ValueError(f"not gzip data: {e}") from None
 
 
-def read_json(path: str | Path) -> Any:
-    """A JSON file this store wrote, read with :func:`loads`."""
-    with open(path, encoding="utf-8") as f:
-        return loads(f.read())
+def _gunzip(data: bytes, limit: int, path: str | Path) -> bytes:
+    """``gzip.decompress(data)``, but never more than ``limit`` bytes of output."""
+    import zlib
+
+    from crsearch.files import TooLarge, size_text
+
+    parts: list[bytes] = []
+    size = 0
+    while data:  # one gzip member after another, as gzip.decompress reads them
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        part = member.decompress(data, limit + 1 - size)
+        size += len(part)
+        if size > limit:
+            raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)} uncompressed", os.fspath(path))
+        if not member.eof:
+            raise EOFError("compressed file ended before the end-of-stream marker was reached")
+        parts.append(part)
+        data = member.unused_data
+    return b"".join(parts)
+
+
+def read_json(path: str | Path, kind: str) -> Any:
+    """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`."""
+    return loads(read_bytes(path, kind).decode("utf-8"))
 
 
 class _Plain:
@@ -192,7 +246,10 @@ def loads(text: str) -> Any:
         start = len(text) - len(text.lstrip(" \t\n\r"))
         try:
             value, end = scan(text, start)
-        except (StopIteration, ValueError):
+        except (StopIteration, ValueError, SystemError):
+            # SystemError: on a cut file, the scanner fails so instead of
+            # raising its error while the json package is not loaded yet
+            # (a fresh lookup); json.loads says what is wrong.
             pass
         else:
             if not text[end:].strip(" \t\n\r"):
@@ -261,7 +318,7 @@ class StoredRelease:
         return True
 
     def meta(self) -> dict[str, Any]:
-        meta = self._read("meta.json", read_json)
+        meta = self._read("meta.json", lambda p: read_json(p, "meta"))
         if not isinstance(meta, dict) or not all(
                 isinstance(meta.get(k), list) for k in ("sections", "chapters", "rule_ids")):
             raise self._damaged("meta.json", "damaged (not a release summary)")
@@ -272,7 +329,7 @@ class StoredRelease:
         name = self._chapter_file(chapter)
         if name is None:
             return []
-        rules = self._read(name, read_json)
+        rules = self._read(name, lambda p: read_json(p, "chapter"))
         if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
             raise self._damaged(name, "damaged (not a list of rules)")
         return rules
@@ -299,14 +356,10 @@ class StoredRelease:
         if name is None:
             return []
 
-        def read(p: str) -> str:
-            with open(p, encoding="utf-8") as f:
-                return f.read()
-
-        text = self._read(name, read)
+        text = self._read(name, lambda p: read_bytes(p, "chapter").decode("utf-8"))
         run = _run_of(text, first, keep)
         if run is None:
-            rules = self._read(name, read_json)
+            rules = self._read(name, lambda p: read_json(p, "chapter"))
             if not isinstance(rules, list) or not all(isinstance(r, dict) and "id" in r for r in rules):
                 raise self._damaged(name, "damaged (not a list of rules)")
             run = [d for d in rules if keep(d["id"])]
@@ -320,6 +373,31 @@ class StoredRelease:
         """The file holding the whole release: ``release.json.gz`` (older stores: ``.json``)."""
         return RELEASE_FILE if os.path.exists(os.path.join(self.dir, RELEASE_FILE)) or \
             not os.path.exists(os.path.join(self.dir, "release.json")) else "release.json"
+
+    def glossary_dicts(self) -> list[dict[str, Any]]:
+        """The stored glossary entries (plain dicts), read without the rest of
+        the release where the C scanner can start at them (``diff`` needs no
+        more than the glossary and the changed rules)."""
+        text = self._read(self.release_name, read_release_text)
+        scan = _scanner()
+        # The file has sorted keys: the top-level "glossary" is the first such
+        # key, and no JSON string holds an unescaped quote.
+        at = text.find('"glossary":[')
+        if scan is not None and at >= 0:
+            try:
+                got, _ = scan(text, at + len('"glossary":'))
+            except (StopIteration, ValueError):
+                got = None
+            if isinstance(got, list) and all(isinstance(g, dict) for g in got):
+                return got
+        try:
+            data = loads(text)
+        except ValueError as e:
+            raise self._damaged(self.release_name, f"damaged ({reason(e)})") from None
+        got = data.get("glossary") if isinstance(data, dict) else None
+        if not isinstance(got, list):
+            raise self._damaged(self.release_name, "damaged (not a release)")
+        return got
 
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
@@ -366,10 +444,12 @@ class Store:
         """The catalog's entries, checked; a damaged catalog raises DamagedStore."""
         p = os.path.join(self.dir, CATALOG)
         try:
-            data = read_json(p)
+            data = read_json(p, "catalog")
         except FileNotFoundError:
             return []
         except (OSError, ValueError) as e:
+            if isinstance(e, NotADirectoryError):
+                self.check_folder()
             raise DamagedStore(f"the catalog {p} is damaged ({reason(e)}); {REPAIR}") from None
         problem = _catalog_problem(data)
         if problem:
@@ -418,19 +498,34 @@ class Store:
         """
         return self.publish(release, self.stage(release, extra), force=force)
 
+    def check_folder(self) -> None:
+        """Refuse a data dir path that names something else than a folder (a FIFO, a file)."""
+        import stat
+
+        try:
+            mode = os.stat(self.dir).st_mode
+        except OSError:
+            return  # absent: made on the first import
+        if not stat.S_ISDIR(mode):
+            from crsearch.files import kind_of
+
+            raise StoreError(f"the data folder {short(self.dir)} is {kind_of(mode)}, not a folder; "
+                             "choose another with --data-dir or CRSEARCH_DATA")
+
     def check_ours(self) -> None:
         """Refuse a data dir whose ``releases/`` folder crsearch did not make.
 
         Our folders carry ``.crsearch-store``; stores made before the marker
         existed are recognised by their catalog or folder names, and marked.
         """
+        self.check_folder()
         if (self.root / MARKER).is_file():
             return
         rel = self.releases_dir
         if rel.exists():
             ours = True
             try:
-                fmt = read_json(self.root / CATALOG).get("format")
+                fmt = read_json(self.root / CATALOG, "catalog").get("format")
                 ours = fmt == FORMAT
             except Exception:  # noqa: BLE001 - absent or damaged: judge by the folders
                 try:
@@ -561,6 +656,7 @@ class Store:
         except ImportError:  # Windows: writers are rare; go without.
             yield
             return
+        self.check_folder()
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / ".lock", "w") as f:
             fcntl.flock(f, fcntl.LOCK_EX)
@@ -584,12 +680,13 @@ class Store:
             raise
 
     # -- repairing (crsearch/repair.py) --------------------------------------
-    def repair(self, index: IndexHooks | None = None) -> RepairReport:
+    def repair(self, index: IndexHooks | None = None, caches: tuple[Cache, ...] = (),
+               links: Compute | None = None) -> RepairReport:
         """Check every release folder, fix what can be fixed, rebuild the catalog
-        (see :func:`crsearch.store.repair.repair_store`)."""
+        and complete the lineage table (see :func:`crsearch.store.repair.repair_store`)."""
         from crsearch.store.repair import repair_store
 
-        return repair_store(self, index)
+        return repair_store(self, index, caches, links)
 
 
 def retire(folder: Path) -> None:
@@ -607,8 +704,10 @@ def file_digest(path: Path) -> list[Any]:
     """``[size, sha256]`` of a file: one entry of an index's manifest."""
     import hashlib
 
+    from crsearch.files import open_regular
+
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:  # a FIFO would block repair's check for good
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return [path.stat().st_size, h.hexdigest()]
@@ -685,7 +784,7 @@ def _run_of(text: str, first: str,
     scan = _scanner()
     at = text.find(f'{_ID}{first}","kind":')
     start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
-    if scan is None or start < 0:
+    if scan is None or start < 0 or not _ends_whole(text, scan):
         return None
     out: list[dict[str, Any]] = []
     end = start
@@ -697,9 +796,12 @@ def _run_of(text: str, first: str,
             out.append(obj)
             end = after
             if text[after:after + 1] != ",":
+                if text[after:after + 1] != "]":
+                    return None
                 break
             start = after + 1
-    except (StopIteration, ValueError, KeyError, TypeError):
+    except (StopIteration, ValueError, KeyError, TypeError, SystemError):
+        # SystemError: how the scanner fails on a cut file before json is loaded.
         return None
     if not out or out[0]["id"] != first:
         return None
@@ -711,6 +813,23 @@ def _run_of(text: str, first: str,
             return None
         i = text.find(_ID + first, j)
     return out
+
+
+def _ends_whole(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> bool:
+    """True when the last rule object of a chapter's text is whole and closes the list.
+
+    A cut file fails this wherever it was cut (its last object is open, or
+    the list is), so a lookup that parses only its own rules still notices.
+    """
+    tail = text.rstrip(" \t\n\r")
+    last = tail.rfind(_RULE_START)
+    if not tail.endswith("]") or last < 0:
+        return False
+    try:
+        _, end = scan(tail, last)
+    except (StopIteration, ValueError, SystemError):
+        return False
+    return end == len(tail) - 1
 
 
 def catalog_entry(release: Release, dirname: str) -> dict[str, Any]:

@@ -42,6 +42,10 @@ class Lookup:
     def to_dict(self) -> list[dict[str, Any]]:
         return [item_dict(i, self.release) for i in self.items]
 
+    def __repr__(self) -> str:
+        ids = ", ".join(i.id for i in self.items[:6]) + (", …" if len(self.items) > 6 else "")
+        return f"<Lookup {self.release}: {len(self.items)} items ({ids})>"
+
     def title_of(self, id: str) -> str | None:
         """The heading text of a section, chapter or titled rule."""
         if id in self.sections:
@@ -75,6 +79,7 @@ class Library:
         self.rule_ids: list[str] = meta["rule_ids"]
         self._exists = {*self.sections, *self.chapters, *self.rule_ids}
         self._existing: list[str] | None = None
+        self._near: Any = None  # a suggest.NearIds, made on the first "did you mean"
         self._chapter_data: dict[str, list[dict[str, Any]]] = {}
         self._rules: dict[str, Rule] = {}
 
@@ -118,9 +123,11 @@ class Library:
 
     def suggestions(self, id: str, limit: int = 5) -> list[str]:
         """Existing ids near a missing one (see ``suggest.did_you_mean``)."""
-        from crsearch.rules.suggest import did_you_mean
+        from crsearch.rules.suggest import NearIds, did_you_mean
 
-        return did_you_mean(id, self._exists, limit)
+        if self._near is None:  # sorted once, for callers that ask about many ids
+            self._near = NearIds(self._exists)
+        return did_you_mean(id, self._exists, limit, near=self._near)
 
     def lookup(self, specs: list[str], children: bool = True) -> Lookup:
         """Resolve rule numbers, ranges and lists to the items to show.

@@ -12,6 +12,7 @@ imports it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from crsearch.store.datadir import Store
+    from crsearch.store.lineage import Compute
 
 STAGING_GRACE = 3600  # seconds a staging folder of a live process is left alone
 RETIRE_GRACE = 600  # seconds a replaced release stays for readers that still hold it
@@ -62,6 +64,22 @@ class IndexHooks:
     build: Callable[[Release, Path], object]
 
 
+@dataclass(frozen=True)
+class Cache:
+    """A cache file beside each release that repair checks and rebuilds: what
+    is wrong with it (None: nothing, or no cache yet) and how to write it."""
+
+    name: str
+    problem: Callable[[StoredRelease], str | None]
+    write: Callable[[StoredRelease, Release], object]
+
+
+def _store_caches() -> tuple[Cache, ...]:
+    from crsearch.store import caches
+
+    return (Cache(caches.CACHE_NAME, caches.cache_problem, caches.write_cache),)
+
+
 class RepairReport:
     """What :meth:`Store.repair` found and did, one line per fact."""
 
@@ -70,24 +88,39 @@ class RepairReport:
         self.fixed: list[str] = []
         self.dropped: list[str] = []
         self.removed: list[str] = []
+        #: The card data found in good order ("card data 2026-11-30 (35,033 cards)"), if any.
+        self.cards: str | None = None
 
     def lines(self) -> list[str]:
         return [*self.fixed, *self.dropped, *self.removed]
 
+    def __repr__(self) -> str:
+        return (f"<RepairReport: {self.releases} releases, {len(self.fixed)} fixed, "
+                f"{len(self.dropped)} set aside, {len(self.removed)} removed>")
 
-def repair_store(store: Store, index: IndexHooks | None = None) -> RepairReport:
+
+def repair_store(store: Store, index: IndexHooks | None = None,
+                 caches: tuple[Cache, ...] = (), links: Compute | None = None) -> RepairReport:
     """Check every release folder, fix what can be fixed, rebuild the catalog.
 
     Chapter files and ``meta.json`` are rewritten from ``release.json``; a
     release whose ``release.json`` is damaged is set aside (renamed
     ``.damaged-…``) and must be imported again.  A damaged search index is
-    rebuilt when ``index`` says how.
+    rebuilt when ``index`` says how; the lineage table is completed (or
+    rebuilt, when damaged) when ``links`` says how to compute a link.
     """
+    from crsearch.store.lineage import relink_locked
+
     report = RepairReport()
     with store.lock():
         store.check_ours()
-        rebuild_catalog(store, report, index)
+        rebuild_catalog(store, report, index, caches)
         sweep(store, report)
+        if links is not None:
+            done = relink_locked(store, links)
+            if done:
+                report.fixed.append(f"linked {len(done)} pair{'s' if len(done) != 1 else ''} of "
+                                    "neighbouring releases in the lineage table")
     return report
 
 
@@ -132,7 +165,7 @@ def sweep(store: Store, report: RepairReport | None = None) -> None:
             continue
         gone = False
         if name.startswith(STAGING):
-            gone = _abandoned(p)
+            gone = abandoned(p)
         elif DIR_NAME.fullmatch(name) and (p / "meta.json").is_file():
             try:
                 since = float((p / RETIRED).read_text(encoding="ascii"))
@@ -155,7 +188,8 @@ def sweep(store: Store, report: RepairReport | None = None) -> None:
         recover_index(rel / name)
 
 
-def rebuild_catalog(store: Store, report: RepairReport, index: IndexHooks | None = None) -> None:
+def rebuild_catalog(store: Store, report: RepairReport, index: IndexHooks | None = None,
+                    caches: tuple[Cache, ...] = ()) -> None:
     """Check every release folder and write the catalog of those that are whole.
 
     The caller holds the store's lock.
@@ -188,7 +222,7 @@ def rebuild_catalog(store: Store, report: RepairReport, index: IndexHooks | None
         except BadInput:
             continue
         for _, _, p in sorted(candidates[date], reverse=True):
-            entry = _check_release(store, p, date, report, index)
+            entry = _check_release(store, p, date, report, index, caches)
             if entry is None:
                 continue
             fresh.append(entry)
@@ -211,7 +245,8 @@ def rebuild_catalog(store: Store, report: RepairReport, index: IndexHooks | None
 
 
 def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
-                   hooks: IndexHooks | None = None) -> dict[str, Any] | None:
+                   hooks: IndexHooks | None = None,
+                   caches: tuple[Cache, ...] = ()) -> dict[str, Any] | None:
     """The catalog entry of one release folder, fixing its small files."""
     try:
         name = StoredRelease(date, folder, {}).release_name
@@ -235,19 +270,24 @@ def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
         if meta != meta_of(release):
             raise ValueError("out of date")
     except (StoreError, ValueError):
-        write_json_atomic(folder / "meta.json", meta_of(release))
+        _rewrite(folder / "meta.json", date, report,
+                 functools.partial(write_json_atomic, folder / "meta.json", meta_of(release)))
         report.fixed.append(f"release {date}: rewrote meta.json")
     chapters = by_chapter(release)
+    where = folder / "chapters"
+    if where.is_symlink() or where.exists() and not where.is_dir():
+        # Chapter files are never written through a link, nor into a FIFO's place.
+        _set_aside(where, "not a folder", date, report)
     for chapter, rules in chapters.items():
         p = folder / "chapters" / f"{chapter}.json"
         try:
-            ok = read_json(p) == rules
+            ok = read_json(p, "chapter") == rules
         except (OSError, ValueError):
             ok = False
         if not ok:
-            p.parent.mkdir(exist_ok=True)
-            write_json_atomic(p, rules)
+            _rewrite(p, date, report, functools.partial(write_json_atomic, p, rules))
             report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
+    _check_caches(stored, release, report, _store_caches() + caches)
     recover_index(folder)
     index = folder / "index"
     if hooks is not None and index.exists() and not _index_ok(index, hooks):
@@ -255,6 +295,42 @@ def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
                                    lambda path: hooks.build(release, path))
         report.fixed.append(f"release {date}: rebuilt the search index")
     return catalog_entry(release, folder.name)
+
+
+def _check_caches(stored: StoredRelease, release: Release, report: RepairReport,
+                  caches: tuple[Cache, ...]) -> None:
+    """Rebuild the damaged caches beside a release (a missing one is built on first use)."""
+    for cache in caches:
+        problem = cache.problem(stored)
+        if problem:
+            _rewrite(stored.path / cache.name, stored.effective_date, report,
+                     functools.partial(cache.write, stored, release))
+            report.fixed.append(f"release {stored.effective_date}: rebuilt {cache.name} ({problem})")
+
+
+def _rewrite(path: Path, date: str, report: RepairReport, write: Callable[[], object]) -> None:
+    """Write a damaged file ``path`` of a release anew with ``write()``.
+
+    Whatever is in its place is replaced, except a folder: that is set
+    aside, not deleted.  A write that fails names the file in full.
+    """
+    if path.is_dir() and not path.is_symlink():
+        _set_aside(path, "a folder", date, report)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        write()
+    except OSError as e:
+        raise StoreError(f"release {date}: cannot rewrite {path}: {e.strerror or e}") from None
+
+
+def _set_aside(path: Path, what: str, date: str, report: RepairReport) -> None:
+    """Rename what stands where a file or folder of ours belongs: ``.damaged-NAME-XXXXXX`` beside it."""
+    aside = path.with_name(f"{DAMAGED}{path.name}-{os.urandom(3).hex()}")
+    try:
+        os.replace(path, aside)
+    except OSError as e:
+        raise StoreError(f"release {date}: cannot set aside {path}: {e.strerror or e}") from None
+    report.fixed.append(f"release {date}: set aside {path} ({what}) as {aside.name}")
 
 
 def recover_index(folder: Path) -> None:
@@ -277,7 +353,7 @@ def _clean_index_leftovers(folder: Path) -> None:
         if p.name == ".index-old":
             if (folder / "index").exists():
                 shutil.rmtree(p, ignore_errors=True)
-        elif not (p / OWNER).exists() or _abandoned(p):
+        elif not (p / OWNER).exists() or abandoned(p):
             # Called only under the store's lock: an unmarked .index-* folder
             # is a killed run's (or an older crsearch's), a marked one is
             # removed once its writer is gone.
@@ -289,10 +365,10 @@ def _index_ok(index: Path, hooks: IndexHooks) -> bool:
         if not hooks.readable(index):
             return False
         if (index / MANIFEST).is_file():
-            want = read_json(index / MANIFEST)
+            want = read_json(index / MANIFEST, "index")
             return all(file_digest(index / name) == list(v) for name, v in want.items())
         if (index / "fast.json").exists():
-            read_json(index / "fast.json")
+            read_json(index / "fast.json", "index")
     except Exception:  # noqa: BLE001 - damaged, whatever the kind
         return False
     return True
@@ -310,7 +386,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
+def abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
     """True for our own temporary folder whose writer is gone (or very old)."""
     try:
         pid = int((folder / OWNER).read_text(encoding="ascii").strip() or 0)

@@ -930,7 +930,8 @@
       const show = (items) => this.hits(items.slice(0, limit), q);
       /* 1. Rule numbers (in a pasted passage they are citations, not the
          rule asked for). */
-      let top = 1000.0;
+      const c = this.c;
+      let top = c.number_tier;
       for (const span of q.passage ? [] : q.ids) {
         let members = expand(span, this.ruleIds, this.idSet);
         const k = idKind(span[0]);
@@ -938,7 +939,7 @@
           members = k === "rule" ? this.children(span[0])
             : [span[0]].concat(this.ruleIds.filter((i) => i.startsWith(span[0] + ".") && idKind(i) === "rule"));
         }
-        members.forEach((id) => { add(id, top); top -= 0.01; });
+        members.forEach((id) => { add(id, top); top -= c.tier_step; });
       }
       if (q.specOnly) {
         if (!ranked.size && !Object.keys(q.filters).length) {
@@ -976,16 +977,16 @@
       let titles = this.titleMatches(q), cited = [], early = Promise.resolve();
       if (q.passage) {
         q.ids.forEach((span) => cited.push(...expand(span, this.ruleIds, this.idSet)));
-        if (q.words.length - sum(q.phrases.map((p) => p.split(" ").length)) <= 3) {
+        if (q.words.length - sum(q.phrases.map((p) => p.split(" ").length)) <= c.fragment_words) {
           /* A short fragment is mostly the title: the titled rule comes first. */
           cited = titles.concat(cited);
           titles = [];
-          cited.forEach((id, n) => add(id, 500.0 - n * 0.01));
+          cited.forEach((id, n) => add(id, c.title_tier - n * c.tier_step));
           cited = [];
         }
       } else {
-        top = 500.0;
-        titles.forEach((id) => { add(id, top); top -= 0.01; });
+        top = c.title_tier;
+        titles.forEach((id) => { add(id, top); top -= c.tier_step; });
         if (partial && ranked.size) {
           early = show(Array.from(ranked.entries())).then((h) => {
             partial({ query: text, release: result.release, results: h, suggestion: result.suggestion, error: null });
@@ -996,8 +997,8 @@
         const together = q.phrases.length ? [] : await this.interaction(q);
         if (this.isLongQuestion(q)) q.together = together;
         else {
-          top = 300.0;
-          together.forEach((id) => { add(id, top); top -= 0.01; });
+          top = c.interaction_tier;
+          together.forEach((id) => { add(id, top); top -= c.tier_step; });
         }
       }
 
@@ -1005,7 +1006,7 @@
       const merge = (full, into) => full.forEach((hit, n) => {
         into(hit[0], hit[1]);
         /* A title quoted in a passage names a rule whose number the page lost. */
-        if (n === 0 && q.passage) titles.concat(cited).forEach((t) => into(t, hit[1] - 0.001));
+        if (n === 0 && q.passage) titles.concat(cited).forEach((t) => into(t, hit[1] - c.quoted_title_step));
       });
       if (q.words.length || q.phrases.length) {
         if (partial && limit > FIRST) {
@@ -1430,7 +1431,7 @@
     }
     /* engine.snippet_of: the window of ``text`` with the most matched words. */
     snippet(text, stems) {
-      const size = this.m.snippet_words;
+      const size = this.c.snippet_words;
       text = joinSplit(text);
       const spans = [];
       for (const m of text.matchAll(CARD_TOKEN)) spans.push([m.index, m.index + m[0].length]);

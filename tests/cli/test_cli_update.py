@@ -69,6 +69,8 @@ def test_update_from_a_folder_imports_each_release_and_warns_on_truncation(tmp_p
     assert report["complete"] is False and report["unplaced_lines"] == 0
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_update_from_the_whole_archive_imports_all_114(tmp_path):
     r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "update", "--from", str(ARCHIVE),
                                  "--no-index"])
@@ -105,3 +107,24 @@ def test_a_second_folder_import_skips_what_is_already_stored(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Imported 0 of 2 releases" in r.output and "(2 already up to date)" in r.output
     assert catalog(data) == before
+
+
+def test_a_folder_import_prints_a_line_per_release_when_not_on_a_terminal(tmp_path):
+    # In a log (stderr is a file or a pipe) there is no progress bar: a line
+    # per release as it is stored, instead of silence until the end.
+    import subprocess
+    import sys
+
+    from conftest import FIXTURES
+
+    mini = (FIXTURES / "mini_cr.txt").read_bytes()
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(mini)
+    (folder / "b.txt").write_bytes(mini.replace(b"March 3, 2031", b"April 4, 2032"))
+    r = subprocess.run([sys.executable, "-m", "crsearch", "--data-dir", str(tmp_path / "data"),
+                        "update", "--from", str(folder), "--no-index", "--jobs", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == ["[1/2] a.txt", "[2/2] b.txt"]
+    assert "\r" not in r.stderr and "Imported 2 of 2 releases" in r.stdout

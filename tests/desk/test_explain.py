@@ -146,9 +146,12 @@ def test_json_contract(latest_data_dir):
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["text"] == SEED
-    first = data["terms"][0]
+    first, second = data["terms"][:2]
     assert {"span", "term", "id", "definition"} <= set(first)
-    assert first["id"] == "701.5" and SEED[first["span"][0]:first["span"][1]] == "cast"
+    # The trigger condition first, then the words inside it.
+    assert first["id"] == "603.1" and first["kind"] == "triggered ability"
+    assert SEED[first["span"][0]:first["span"][1]] == "Whenever you cast a creature spell"
+    assert second["id"] == "701.5" and SEED[second["span"][0]:second["span"][1]] == "cast"
     # A term that cites no single rule is named by its glossary entry.
     day = json.loads(run(latest_data_dir, "explain", "If it's day,", "--json").output)
     assert [t["id"] for t in day["terms"]] == ["glossary:Day"]
@@ -211,6 +214,20 @@ def test_on_a_terminal_the_text_comes_first_with_terms_marked(latest_data_dir):
     assert "\x1b[" in first  # highlighted
     assert "\x1b[" in render_explain(result, None, tty=False)  # styles; the CLI strips them when piped
     assert "Flying[1]" not in click.unstyle(render_explain(result, None, tty=False))
+
+
+def test_on_a_terminal_readings_are_underlined_around_their_terms(latest_data_dir):
+    import click
+
+    from crsearch.cli.desk import render_explain
+    from crsearch.store.datadir import Store
+
+    text = "When this creature dies, draw a card."
+    result = explain.explain(Store(latest_data_dir).pick(), text)
+    first = render_explain(result, 80, tty=True).splitlines()[0]
+    # Each number after its term's last word; the inner term's number first.
+    assert click.unstyle(first) == "When this creature[2] dies[3][1], draw a card[4]."
+    assert "\x1b[4m" in first  # the trigger condition is underlined
 
 
 def test_huge_stdin_is_refused_without_reading_it_all(latest_data_dir):

@@ -42,9 +42,9 @@ def test_the_site_has_the_page_and_its_data(site_dir, latest_release):
 
 def bench_texts() -> list[str]:
     sys.path.insert(0, str(BENCH))
-    from explain_bench import CARDS, HELDOUT, HELDOUT2, load_cards
+    from explain_bench import FILES, load_cards
 
-    return [c["text"] for path in (CARDS, HELDOUT, HELDOUT2) for c in load_cards(path)]
+    return [c["text"] for _, path in FILES for c in load_cards(path)]
 
 
 def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release, browser):
@@ -62,6 +62,8 @@ def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release, bro
         page.click("#explain-form button")
         marks = page.locator("#explain-text mark").all_inner_texts()
         items = page.locator("#explain-terms li").count()
+        trigger = page.locator("#explain-text span.reading").first.inner_text()
+        nested = page.locator("#explain-text span.reading mark").all_inner_texts()
     finally:
         context.close()
     assert errors == []
@@ -70,3 +72,6 @@ def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release, bro
         assert js == py, text
     assert marks[:3] == ["cast", "creature", "quest counter"]
     assert items == len(explain.find(texts[0], table))
+    # The trigger condition is marked around the terms it holds.
+    assert trigger == "Whenever you cast a creature spell"
+    assert nested[:2] == ["cast", "creature"]

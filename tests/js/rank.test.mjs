@@ -18,7 +18,8 @@ const CONFIG = {
   coverage: 1.0, glossary_multi: 0.5, interaction_name: 10.0, interaction_top: 4, named: 0.4,
   parent: 0.15, parent_max: 4, parent_min: 3, passage: 4.0, passage_terms: 8, phrase: 0.8,
   question_candidates: 300, semantic_min_terms: 4, situation_weight: 1.5, subrules_window: 3,
-  topic: 1.0, topic_step: 0.1,
+  topic: 1.0, topic_step: 0.1, number_tier: 1000.0, title_tier: 500.0, interaction_tier: 300.0,
+  tier_step: 0.01, quoted_title_step: 0.001, fragment_words: 3, snippet_words: 28,
 };
 const DOCS = [
   ["1", "section", "Game Concepts", ""],
@@ -80,7 +81,7 @@ function release({ forms = {}, cues = [], config = {} } = {}) {
     tables: { slang: { "sac": "sacrifice" }, filler_words: ["friend"], first_person: ["i", "my"] },
     question: { question_start: ["what", "how", "does"], not_names: ["what", "how"], connectors: ["of"],
       negation_prefixes: ["un", "non"], situation_stems: [], max_terms: 40, max_chars: 2000 },
-    words: {}, scale: 1000, snippet_words: 28, title_rules: ["702.2"], n: DOCS.length,
+    words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
     glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: {},
@@ -143,6 +144,20 @@ test("topic weights are the exported config's", async () => {
   assert.ok(withTopic.includes("702.2a"));
   const without = await ids(engine({ cues, config: { topic: 0 } }), "lose the game");
   assert.ok(!without.includes("702.2a") && without.includes("100.1"));
+});
+
+test("the exact layers score at the exported config's tiers", async () => {
+  const scores = async (e, q) => (await e.search(q, 10)).results.map((h) => [h.id, h.score]);
+  assert.deepEqual((await scores(engine(), "702.2a-b")), [["702.2a", 1000.0], ["702.2b", 999.99]]);
+  const tiers = { number_tier: 50.0, title_tier: 40.0, tier_step: 0.5 };
+  assert.deepEqual((await scores(engine({ config: tiers }), "702.2a-b")), [["702.2a", 50.0], ["702.2b", 49.5]]);
+  assert.deepEqual((await scores(engine({ config: tiers }), "deathtouch")).slice(0, 2), [["702.2", 40.0], ["702.2a", 39.5]]);
+});
+
+test("a snippet has the exported config's number of words", async () => {
+  const hit = async (config) => (await engine({ config }).search("702.2b", 1)).results[0];
+  assert.equal((await hit({ snippet_words: 4 })).snippet, "A creature dealt damage\u2026");
+  assert.ok(!(await hit({})).snippet.endsWith("\u2026"));
 });
 
 test("a rule number or a range lists exactly its rules", async () => {

