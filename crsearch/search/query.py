@@ -34,6 +34,13 @@ KINDS = ("rule", "subrule", "chapter", "section", "glossary")
 #: Prefixes whose word and base form are other wordings of each other
 #: ("untapped"/"tapped", "noncreature"/"creature").
 NEGATION_PREFIXES = ("un", "non")
+#: How a word the release never uses is corrected (``correct``): into a known
+#: word at least ``cutoff`` alike (difflib's ratio), among those of its first
+#: letter at most ``near`` letters longer or shorter (else among all at most
+#: ``far``); a word of a title gains ``title``, a frequent word its count (at
+#: most ``count_cap``) over ``count_scale``.
+CORRECTION = {"cutoff": 0.75, "near": 2, "far": 1, "title": 0.05, "count_cap": 200,
+              "count_scale": 20000}
 
 
 def alternatives(word: str, vocab: dict[str, int] | set[str]) -> list[list[str]]:
@@ -378,11 +385,13 @@ def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
     and frequent words win ties."""
     from crsearch.rules.suggest import ranked
 
+    c = CORRECTION
     n = len(word)
-    pool = [v for v in vocab if abs(len(v) - n) <= 2 and v[:1] == word[:1]] or \
-           [v for v in vocab if abs(len(v) - n) <= 1]
-    scored = [(r + (0.05 if cand in titles else 0.0) + min(vocab.get(cand, 0), 200) / 20000, cand)
-              for cand, r in ranked(word, pool, limit=len(pool), cutoff=0.75)]
+    pool = [v for v in vocab if abs(len(v) - n) <= c["near"] and v[:1] == word[:1]] or \
+           [v for v in vocab if abs(len(v) - n) <= c["far"]]
+    scored = [(r + (c["title"] if cand in titles else 0.0)
+               + min(vocab.get(cand, 0), c["count_cap"]) / c["count_scale"], cand)
+              for cand, r in ranked(word, pool, limit=len(pool), cutoff=c["cutoff"])]
     if not scored:
         return None
     return max(scored)[1]

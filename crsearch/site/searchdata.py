@@ -388,9 +388,10 @@ def build(release: Release, url_for: Callable[[str], str],
         # others; synonyms travel with their words, situation words as stems).
         "tables": {k: word_tables[k] for k in ("slang", "filler_words", "first_person")},
         # Questions in a player's words (query.is_question, card_names): the
-        # parser's word lists and limits, and the situation words' stems.
+        # parser's word lists and limits, how it corrects typos, and the
+        # situation words' stems.
         "question": {**parsing.tables(), "max_terms": parsing.MAX_TERMS,
-                     "max_chars": parsing.MAX_QUERY_CHARS,
+                     "max_chars": parsing.MAX_QUERY_CHARS, "correction": parsing.CORRECTION,
                      "situation_stems": sorted({stem_of(w) for w in SITUATION})},
         # Question words are searched for only in a pasted passage, so their
         # word files are rarely loaded: their entries are here.

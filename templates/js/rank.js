@@ -481,6 +481,7 @@
       this.situationStems = new Set(q.situation_stems);
       this.maxTerms = q.max_terms;
       this.maxChars = q.max_chars;
+      this.correction = q.correction;
       this.titleRules = new Set(meta.title_rules);
       this.ids = unpackIds(meta.ids);
       this.num = new Map();
@@ -888,19 +889,20 @@
         const byLetter = {};
         const lists = firstLetters(todo).map((l) => this.letterData(l));
         firstLetters(todo).forEach((l, i) => { byLetter[l] = lists[i]; });
-        const pools = todo.map((w) => byLetter[w[0]].filter((r) => Math.abs(r[0].length - w.length) <= 2));
+        const k = this.correction;
+        const pools = todo.map((w) => byLetter[w[0]].filter((r) => Math.abs(r[0].length - w.length) <= k.near));
         const all = pools.some((p) => !p.length) ? this.loadLetters(Object.keys(this.keys.letters)) : Promise.resolve();
         return all.then(() => {
           const every = pools.some((p) => !p.length)
             ? [].concat(...Object.keys(this.keys.letters).map((l) => this.letterData(l))) : [];
           const best = new Map();
           todo.forEach((w, i) => {
-            const pool = pools[i].length ? pools[i] : every.filter((r) => Math.abs(r[0].length - w.length) <= 1);
+            const pool = pools[i].length ? pools[i] : every.filter((r) => Math.abs(r[0].length - w.length) <= k.far);
             let top = null;
             pool.forEach((r) => {
               const x = ratio(r[0], w);
-              if (x < 0.75) return;
-              const score = x + (this.titleWords.has(r[0]) ? 0.05 : 0.0) + Math.min(r[1], 200) / 20000;
+              if (x < k.cutoff) return;
+              const score = x + (this.titleWords.has(r[0]) ? k.title : 0.0) + Math.min(r[1], k.count_cap) / k.count_scale;
               if (!top || score > top[0] || (score === top[0] && r[0] > top[1])) top = [score, r[0]];
             });
             if (top && top[1] !== w) best.set(w, top[1]);

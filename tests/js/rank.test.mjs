@@ -80,7 +80,8 @@ function release({ forms = {}, cues = [], config = {} } = {}) {
     format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },
     tables: { slang: { "sac": "sacrifice" }, filler_words: ["friend"], first_person: ["i", "my"] },
     question: { question_start: ["what", "how", "does"], not_names: ["what", "how"], connectors: ["of"],
-      negation_prefixes: ["un", "non"], situation_stems: [], max_terms: 40, max_chars: 2000 },
+      negation_prefixes: ["un", "non"], situation_stems: [], max_terms: 40, max_chars: 2000,
+      correction: { cutoff: 0.75, near: 2, far: 1, title: 0.05, count_cap: 200, count_scale: 20000 } },
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
@@ -135,6 +136,11 @@ test("a typo is corrected from the letter file, and said", async () => {
   assert.equal(res.suggestion, "deathtouch");
   assert.equal(res.results[0].id, "702.2");
   assert.ok(e.asked.includes("search/v-d.js"));
+  /* How alike a correction must be is the exported one. */
+  const strict = release();
+  strict.meta.question.correction = { ...strict.meta.question.correction, cutoff: 0.99 };
+  const res2 = await new rank.Engine(strict.meta, strict.keys, strict.load).search("deathtuch", 10);
+  assert.equal(res2.suggestion, null);
 });
 
 test("topic weights are the exported config's", async () => {

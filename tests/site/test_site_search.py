@@ -124,6 +124,7 @@ def test_question_tables_are_the_clis(meta):
 
     got = dict(meta["question"])
     assert got.pop("max_terms") == query.MAX_TERMS and got.pop("max_chars") == query.MAX_QUERY_CHARS
+    assert got.pop("correction") == query.CORRECTION
     assert got.pop("situation_stems") == sorted({stem(w) for w in SITUATION})
     assert got == query.tables()
     assert "oblivion" not in got["not_names"] and "when" in got["question_start"]
