@@ -1,21 +1,23 @@
 /* crsearch's ranking, for the site's pages and for node: the one place in
    JavaScript where a query is read and ranked.
 
-   It runs crsearch/search/engine.py's lexical ranking (Engine.search with
-   its embeddings off), query.py's reading of a query and numbers.py's rule
-   numbers, step for step, over the data that crsearch/site/searchdata.py
-   exports at build time: every word's stem (this file never stems), the
-   folding and wording tables, the knobs of RankingConfig, the BM25F
-   scores, the judges' topics and the rules-famous cards.  No table and no
-   weight is written here.
+   It runs the stages of crsearch/search/engine.py with the embeddings off
+   (Engine.search: query.py reads the query, exact.py places rule numbers,
+   titles and keywords together, lexical.py retrieves and scores, boosts.py
+   adds the topics and cards, fusion.subrules_first, present.py) and
+   rules/numbers.py's rule numbers, over the data that
+   crsearch/site/searchdata.py exports at build time: every word's stem
+   (this file never stems), the folding and wording tables, every knob of
+   RankingConfig, the BM25F scores, the judges' topics and the rules-famous
+   cards carried into the release.  No table and no weight is written here.
 
    Pure: no DOM, no window, no document.  Data files are read through the
    ``load(name, file)`` function given to ``new Engine(...)``, which returns
    a promise of the file's data (the pages add a <script>, node reads the
    file).  Loaded as a classic script after text.js (its words and data
    files) it defines ``CrsearchRank``; under node, ``require`` returns the
-   same object.  tools/site_parity.py checks
-   that it ranks every bench query as the CLI does. */
+   same object.  tools/site_parity.py checks that it ranks every bench
+   query as the CLI does. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module && module.exports) module.exports = factory(require("./text.js"));
@@ -486,7 +488,7 @@
       this.ids = unpackIds(meta.ids);
       this.num = new Map();
       this.ids.forEach((id, i) => this.num.set(id, i));
-      /* Engine.ids: sections, chapters and rules (not the glossary). */
+      /* Index.ids: sections, chapters and rules (not the glossary). */
       this.ruleIds = this.ids.filter((i) => !i.startsWith(GLOSSARY));
       this.idSet = new Set(this.ruleIds);
       this.keywords = meta.keywords;
@@ -530,7 +532,7 @@
       }
       return w;
     }
-    /* Engine.stems: folded, stop words out, stemmed. */
+    /* Index.stems: folded, stop words out, stemmed. */
     stems(text) { return this.text.words(text).filter((w) => !this.stop.has(w)).map((w) => this.stem(w)); }
     inVocab(w) {
       const e = this.words[w];
@@ -1057,8 +1059,9 @@
       }
       return null;
     }
-    /* Engine.children: ``id`` and the rules under it, in order. */
+    /* Index.children: ``id`` and the rules under it, in order. */
     children(id) { return this.ruleIds.filter((i) => i === id || (i.startsWith(id) && contains(id, i))); }
+    /* exact.title_matches */
     titleMatches(q) {
       const out = [], wanted = [];
       if (q.words.length && !q.passage) wanted.push([q.words.join(" "), true]);
@@ -1102,7 +1105,7 @@
       }
       return found.filter(isKeywordId);
     }
-    /* Engine._doc_words: a document's words and their stems. */
+    /* Index.doc_words: a document's words and their stems. */
     docWords(doc) {
       if (!doc._words) {
         const tw = this.text.words(doc.text || "").concat(this.text.words(doc.title || ""));
@@ -1118,8 +1121,9 @@
       this.strict = false;
       try { return this.stem(w); } finally { this.strict = strict; }
     }
-    /* "deathtouch trample": each keyword's subrules that speak of the other
-       keyword, or share its rarest words, best first. */
+    /* exact.keywords_together: for "deathtouch trample", each keyword's
+       subrules that speak of the other keyword, or share its rarest words,
+       best first. */
     interaction(q) {
       const named = this.keywordsNamed(q);
       if (named.length < 2) return Promise.resolve([]);
@@ -1154,10 +1158,11 @@
       });
     }
 
-    /* Engine._full_text: BM25F candidates re-ranked by how much of the
-       query's wording they have, its topics and cards.  Only the candidates
-       that can still reach the first ``need`` places get their text loaded;
-       the ranking of those places is the CLI's either way. */
+    /* Engine._full_text (lexical.retrieve and score, boosts.lift): BM25F
+       candidates re-ranked by how much of the query's wording they have,
+       its topics and cards.  Only the candidates that can still reach the
+       first ``need`` places get their text loaded; the ranking of those
+       places is the CLI's either way. */
     fullText(q, need) {
       const c = this.c, stems = [], alts = new Map();
       const push = (s) => { if (stems.indexOf(s) < 0) stems.push(s); };
@@ -1332,7 +1337,7 @@
       return s;
     }
 
-    /* -- the judges' topics and the rules-famous cards (Engine._with_topics) -- */
+    /* -- the judges' topics and the rules-famous cards (boosts.named, lift) ----- */
     /* topics.question_stems: "opponent's" meets the cue word "opponent". */
     topicStems(q) {
       const have = new Set();
@@ -1396,7 +1401,7 @@
       return bonus;
     }
 
-    /* Engine.subrules_first: a title rule ranked just above one of its own
+    /* fusion.subrules_first: a title rule ranked just above one of its own
        subrules (within a few places) goes below it. */
     subrulesFirst(scored) {
       const ids = scored.map((x) => x[0]), moved = new Set(), w = this.c.subrules_window;
@@ -1431,7 +1436,7 @@
         return out;
       });
     }
-    /* engine.snippet_of: the window of ``text`` with the most matched words. */
+    /* present.snippet_of: the window of ``text`` with the most matched words. */
     snippet(text, stems) {
       const size = this.c.snippet_words;
       text = joinSplit(text);
