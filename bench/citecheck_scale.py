@@ -1,6 +1,6 @@
 """cite-check on a large text: whole-process time and peak memory.
 
-Run: python bench/citecheck_scale.py [--mb 5] [--runs 3] [--code DIR]
+Run: python -m bench.citecheck_scale [--mb 5] [--runs 3] [--code DIR]
 
 Writes a text of ``--mb`` megabytes full of citations (ids of today's
 rules, numbers of 2003 that moved since, and numbers that never existed,
@@ -39,9 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from citecheck_bench import DATA, archive_store  # noqa: E402
+from bench.citecheck_bench import DATA, archive_store
 
 PROSE = [
     "The judge called it at the table.", "It costs $120.50 at the shop.",

@@ -1,6 +1,6 @@
 """explain: precision and recall of the terms found, and whole-process time.
 
-Run: python bench/explain_bench.py [--runs 15] [--only development] [--no-timing]
+Run: python -m bench.explain_bench [--runs 15] [--only development] [--no-timing]
 
 The cards in ``explain_cards.txt`` were written for this benchmark in the
 style of real cards (keywords with parameters, counters, modal spells, sagas,
@@ -211,7 +211,6 @@ def main() -> None:
                     "(\"development\" while tuning: the held-out files stay unseen)")
     ap.add_argument("--no-timing", action="store_true", help="skip the whole-process timings")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.desk import explain
     from crsearch.ingest.pipeline import release_from_bytes
     from crsearch.store.datadir import Store

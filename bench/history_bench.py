@@ -1,6 +1,6 @@
 """History and diff benchmarks: whole processes over a data folder of the archive.
 
-Run: python bench/history_bench.py [--data-dir DIR] [--runs 15] [--before-runs 3] [--editable]
+Run: python -m bench.history_bench [--data-dir DIR] [--runs 15] [--before-runs 3] [--editable]
 
 Needs a data folder holding the 114 archived releases (``crsearch update
 --from ../shared/cr/archive --no-index``); without ``--data-dir`` one is made
@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lookup_bench import ARCHIVE, regular_install
+from bench.lookup_bench import ARCHIVE, regular_install
 
 GOAL_HISTORY, GOAL_DIFF = 3.0, 2.0
 

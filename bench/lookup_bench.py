@@ -1,6 +1,6 @@
 """Foundation benchmarks: rule lookup start-up, parse time, importing the archive.
 
-Run: python bench/lookup_bench.py [--runs 30] [--skip-archive] [--against main] [--editable]
+Run: python -m bench.lookup_bench [--runs 30] [--skip-archive] [--against main] [--editable]
 
 Whole-process times are medians over many runs, printed next to baselines
 measured in the same run (`python -c pass`, `python -c "import click"`), since
@@ -125,7 +125,6 @@ def main() -> None:
     ap.add_argument("--with-index", action="store_true",
                     help="also build every release's search index (minutes)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.ingest.parse import parse_bytes
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import read_from
