@@ -22,12 +22,10 @@ import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-from bench import lookup_bench
+from bench.common import CLICK, LATEST, interleaved, print_instructions, print_ratios, timed_install
 
 GOAL = 1.5
 
@@ -50,8 +48,7 @@ def main() -> None:
     data = work / "data"
     env = {**os.environ, "CRSEARCH_DATA": str(data)}
     try:
-        latest = lookup_bench.LATEST
-        import_sources([Source(latest.name, latest.read_bytes())], Store(data), build_index=False)
+        import_sources([Source(LATEST.name, LATEST.read_bytes())], Store(data), build_index=False)
         cards = Path(args.cards) if args.cards else work / "AtomicCards.json"
         if not args.cards:
             from bench import cards_corpus
@@ -60,15 +57,7 @@ def main() -> None:
                 cards_corpus.corpus_path())), cards, None, "2026-11-30", None)
         result = import_file(Store(data), str(cards))
         print(f"Card data: {result.count:,} cards from {cards.name}")
-        if args.editable:
-            import sysconfig
-
-            python = sys.executable
-            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
-            where = "this interpreter's (editable?) install"
-        else:
-            python, script = lookup_bench.regular_install(work / "install")
-            where = "a regular install from a wheel, in a throwaway venv"
+        python, script, where = timed_install(work / "install", args.editable)
         card = [script, "card", "Notion Thief"]
         subprocess.run(card, env=env, check=True, stdout=subprocess.DEVNULL)  # builds the term table
         cmds = {
@@ -79,23 +68,13 @@ def main() -> None:
             'crsearch card "notion theif"': [script, "card", "notion theif"],
             'crsearch card jace mind sculptor': [script, "card", "jace", "mind", "sculptor"],
         }
-        meds = lookup_bench.interleaved(cmds, args.runs, env)
-        base_wall, base_cpu = meds['python -c "import click"']
-        print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
-        print(f"  {'':<34} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
-        for name, (wall, cpu) in meds.items():
-            print(f"  {name:<34} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
-                  f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
-        ratio = meds['crsearch card "Notion Thief"'][0] / base_wall
+        meds = interleaved(cmds, args.runs, env)
+        print_ratios(meds, f"Whole-process medians over {args.runs} interleaved runs, {where}:")
+        ratio = meds['crsearch card "Notion Thief"'][0] / meds[CLICK][0]
         print(f"  goal: crsearch card within {GOAL:.2f}x of click import (wall) -> "
               f"{'met' if ratio <= GOAL else 'NOT met'} ({ratio:.2f}x)")
         if args.instructions:
-            counts = {name: lookup_bench.instructions(cmd, env) for name, cmd in cmds.items()
-                      if name != "python -c pass"}
-            base = counts['python -c "import click"']
-            print("Instructions (valgrind), one run each:")
-            for name, n in counts.items():
-                print(f"  {name:<34} {n / 1e6:7.1f} M  {n / base:5.2f}x click import")
+            print_instructions(cmds, env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

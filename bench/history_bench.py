@@ -30,12 +30,11 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench.lookup_bench import ARCHIVE, regular_install
+from bench.common import ARCHIVE, timed_install
 
 GOAL_HISTORY, GOAL_DIFF = 3.0, 2.0
 
@@ -126,15 +125,7 @@ def main() -> None:
         before = tmp / "before"
         shutil.copytree(data, before, copy_function=os.link,
                         ignore=lambda d, names: [FILE] if Path(d) == data else [])
-        if args.editable:
-            import sysconfig
-
-            python = sys.executable
-            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
-            where = "this interpreter's install"
-        else:
-            python, script = regular_install(tmp / "install")
-            where = "a regular install from a wheel"
+        python, script, where = timed_install(tmp / "install", args.editable)
         env = dict(os.environ)
 
         def crsearch(folder: Path, *words: str) -> list[str]:
