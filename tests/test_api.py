@@ -230,7 +230,7 @@ def test_results_print_readably(rules):
     assert shown["diff"].startswith("<ReleaseDiff 2026-06-19 -> 2026-08-07: ")
     assert shown["history"].startswith("<History 702.19c: ") and shown["history"].endswith(" in 2 releases>")
     assert shown["stored"].startswith("<StoredRelease 2026-08-07 ")
-    assert re.fullmatch(r"<Library 2026-08-07: \d{4} rules>", shown["library"])
+    assert re.fullmatch(r"<Library 2026-08-07: \d{4} rules and subrules>", shown["library"])
     assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
 
 

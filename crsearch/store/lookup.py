@@ -84,7 +84,7 @@ class Library:
         self._rules: dict[str, Rule] = {}
 
     def __repr__(self) -> str:
-        return f"<Library {self.stored.effective_date}: {len(self.rule_ids)} rules>"
+        return f"<Library {self.stored.effective_date}: {len(self.rule_ids)} rules and subrules>"
 
     @property
     def existing(self) -> list[str]:
