@@ -29,10 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.common import ROOT, measure
+
 GOAL_SECONDS, GOAL_MB = 60, 300
 
 PARSE_ONLY = """
@@ -44,19 +44,6 @@ with open(sys.argv[1], 'rb') as f:
 print(n)
 """
 WHOLE = "import json, sys; json.load(open(sys.argv[1], 'rb'))"
-
-
-def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float]:
-    """(wall s, cpu s, peak RSS MB) of one process."""
-    t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -93,7 +80,8 @@ def main() -> None:
                     data_dir = work / f"data{n}"
                     cmd = [py, "-m", "crsearch", "--data-dir", str(data_dir), "cards", "update",
                            "--from", str(path)]
-                samples[name].append(run(cmd))
+                wall, cpu, peak = measure(cmd)
+                samples[name].append((wall, cpu, peak / 2**20))
                 if name.startswith("crsearch"):
                     shutil.rmtree(work / f"data{n}", ignore_errors=True)
         print(f"\nMedians over {args.runs} interleaved runs, one process each "

@@ -1,5 +1,6 @@
 """What the whole-process benchmarks share: where the archive is, the install
-that is timed, round-robin runs and the table of ratios to a baseline."""
+that is timed, one process's time and memory, round-robin runs and the table
+of ratios to a baseline."""
 
 from __future__ import annotations
 
@@ -87,6 +88,29 @@ def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, t
             samples[name].append((wall, cpu))
     return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
             for k, v in samples.items()}
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None,
+            ok: tuple[int, ...] = (0,)) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system) and peak resident memory
+    (bytes) of one run of ``cmd``: the child's own figures, from ``wait4``.
+
+    An exit code outside ``ok`` stops the bench with the end of the child's stderr.
+    """
+    import os
+    import tempfile
+
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode not in ok:
+            err.seek(0)
+            tail = err.read().decode(errors="replace")[-2000:]
+            raise SystemExit(f"{' '.join(cmd[:6])} exited {proc.returncode}:\n{tail}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def print_ratios(meds: dict[str, tuple[float, float]], heading: str, base: str = CLICK) -> None:

@@ -34,22 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import ARCHIVE, timed_install
+from bench.common import ARCHIVE, measure, timed_install
 
 GOAL_HISTORY, GOAL_DIFF = 3.0, 2.0
-
-
-def run(cmd: list[str], env: dict) -> tuple[float, float, int]:
-    """(wall s, cpu s, peak KiB) of one run of ``cmd``."""
-    t = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          env=env) as p:
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode})")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def interleaved(cmds: dict[str, tuple[list[str], int]], env: dict) -> dict[str, tuple[float, float, int]]:
@@ -58,7 +45,7 @@ def interleaved(cmds: dict[str, tuple[list[str], int]], env: dict) -> dict[str, 
     for n in range(max(r for _, r in cmds.values())):
         for name, (cmd, runs) in cmds.items():
             if n < runs:
-                samples[name].append(run(cmd, env))
+                samples[name].append(measure(cmd, env))
     return {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v),
                 int(statistics.median(s[2] for s in v))) for k, v in samples.items()}
 
@@ -149,7 +136,7 @@ def main() -> None:
         print(f"  {'':<27} {'wall':>10} {'ratio':>7}   {'cpu':>10} {'ratio':>7}   {'peak':>8}")
         for name, (wall, cpu, peak) in meds.items():
             print(f"  {name:<27} {wall * 1000:7.0f} ms {wall / base_wall:6.2f}x   "
-                  f"{cpu * 1000:7.0f} ms {cpu / base_cpu:6.2f}x   {peak / 1024:5.0f} MiB")
+                  f"{cpu * 1000:7.0f} ms {cpu / base_cpu:6.2f}x   {peak / 2**20:5.0f} MiB")
         for name, goal in (("history 733.1 (table)", GOAL_HISTORY), ("diff (neighbours)", GOAL_DIFF)):
             wall, cpu, _ = meds[name]
             print(f"  goal: {name} <= {goal:.0f}x click import: wall {wall / base_wall:.2f}x, "
