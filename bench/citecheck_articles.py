@@ -30,7 +30,6 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
