@@ -1,6 +1,6 @@
 """Search quality of the built site against the CLI: development set and real questions.
 
-    python bench/site_search_quality.py [--release 2026-08-07] [--verbose] [--no-real]
+    python -m bench.site_search_quality [--release 2026-08-07] [--verbose] [--no-real]
 
 Builds the site of the release and runs every query of ``bench/queries.json``
 through the site's ranking module (``templates/js/rank.js``) under node, over
@@ -19,15 +19,12 @@ lexical ones, and whether the site reaches 0.9 of the CLI's MRR@10 (issue #10).
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -83,8 +80,7 @@ def memo(ranker):
 
 
 def main() -> None:
-    from search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
-
+    from bench.search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
     from crsearch.site import build as site
     from crsearch.site import searchdata
     from tools.site_parity import site_ranks

@@ -1,6 +1,6 @@
 """The site's ranking against the CLI's, on every bench query: 0 differences.
 
-    python tools/site_parity.py [--release 2026-08-07] [--sample N] [--verbose]
+    python -m tools.site_parity [--release 2026-08-07] [--sample N] [--verbose]
                                 [--index DIR --site DIR]
 
 Builds the release's search index (what ``crsearch search`` reads) and its
@@ -92,8 +92,9 @@ def site_ranks(site: Path, meta: str, keys: str, queries: list[str], work: Path,
 def main(argv: list[str] | None = None) -> int:
     if os.environ.get("PYTHONHASHSEED") != "0":
         # One order for the CLI's sets, hence one ranking to compare with.
-        os.execve(sys.executable, [sys.executable, __file__, *(sys.argv[1:] if argv is None else argv)],
-                  {**os.environ, "PYTHONHASHSEED": "0"})
+        # sys.orig_argv keeps ``-m tools.site_parity``: it starts as a module again.
+        again = sys.orig_argv if argv is None else [sys.executable, __file__, *argv]
+        os.execve(sys.executable, again, {**os.environ, "PYTHONHASHSEED": "0"})
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--release", default="2026-08-07")
     ap.add_argument("--sample", type=int, default=0, help="compare only N queries, evenly spread")
