@@ -589,8 +589,10 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     neighbours and each rule's history on its page.
 
     Older releases are lighter: their chapters hold every rule (anchored as
-    at the root), but rules have no pages of their own, no per-rule JSON and
-    no JSON per rule.  Every release gets its own search data.
+    at the root), but rules have no pages of their own and no JSON per rule.
+    They use the root's style and scripts, and every release's search data
+    shares the root's ``search/`` folder, where each file is named by its
+    content's hash, so a file several releases have is written once.
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
@@ -618,6 +620,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     total_links = 0
     dangling: list[tuple[str, str]] = []
     pages = 0
+    bundles: dict[str, bytes] = {}
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -646,7 +649,17 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             release_files, stats = render(
                 release, edition, site_search.meta_name(search_files) if search else "",
                 site_search.keys_name(search_files) if search else "")
-            release_files.update(search_files)
+            if k == 0:
+                release_files.update(search_files)
+                bundles = site_offline.bundles(release_files)
+                write(bundles)
+            else:
+                # Older releases share the root's style and scripts, and its
+                # search/ folder (beside site.js): a data file named by its
+                # content's hash is written once for every release that has it.
+                for name in STATIC:
+                    del release_files[name]
+                write({n: d for n, d in search_files.items() if not (tmp / n).exists()})
             if k == 0:
                 total_links, dangling = stats.links, stats.dangling
                 problems = _problems(stats, release)
@@ -663,8 +676,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         write(site_offline.static_files(ordered[0]))
         if len(ordered) > 1:
             write({"releases.js": site_offline.releases_script(dates)})
-        skip = set(dates[1:]) | {site_api.API}
-        (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
+        (tmp / site_offline.SW).write_bytes(
+            site_offline.service_worker(tmp, dates[0], list(bundles)))
         files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
