@@ -38,6 +38,24 @@
     if (top) document.documentElement.style.setProperty("--sticky-h", top.offsetHeight + "px");
   }
 
+  /* The header grows when a line is added to it (the offline sign) after
+     the page has scrolled to a rule: the browser keeps the text where it was
+     (scroll anchoring), so the rule would slip under the header; it moves
+     down with the header instead. */
+  function followHeader() {
+    var top = document.querySelector("header.top");
+    if (!top || !window.ResizeObserver) return;
+    var last = top.offsetHeight;
+    new ResizeObserver(function () {
+      var h = top.offsetHeight;
+      if (h === last) return;
+      var delta = h - last;
+      last = h;
+      stickyHeight();
+      if (window.scrollY > 0) window.scrollBy(0, -delta);
+    }).observe(top);
+  }
+
   /* On a chapter page the breadcrumb names the rule being read. */
   function currentRule() {
     var box = document.querySelector(".chapter[data-chapter]");
@@ -278,6 +296,7 @@
     ruleFromChapter();
     crumbsToEnd();
     stickyHeight();
+    followHeader();
     followAlias();
     currentRule();
     releaseSwitcher();
