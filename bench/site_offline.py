@@ -133,8 +133,13 @@ def one_run(browser, folder: Path, bundles: bool, timeout: float) -> tuple[float
         t = time.perf_counter()
         page.goto(base + "index.html", wait_until="commit")
         controlled = ready = None
+        told = 0.0
         while time.perf_counter() - t < timeout:
             now = time.perf_counter() - t
+            if now - told >= 30:
+                told = now
+                print(f"    {now:4.0f} s: {link.requests} requests, {link.sent / 1e6:.2f} MB sent",
+                      flush=True)
             if controlled is None and page.evaluate(
                     "!!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
                 controlled = now
