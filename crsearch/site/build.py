@@ -621,6 +621,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     dangling: list[tuple[str, str]] = []
     pages = 0
     bundles: dict[str, bytes] = {}
+    latest: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -653,6 +654,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 release_files.update(search_files)
                 bundles = site_offline.bundles(release_files)
                 write(bundles)
+                latest = list(release_files)
             else:
                 # Older releases share the root's style and scripts, and its
                 # search/ folder (beside site.js): a data file named by its
@@ -673,11 +675,12 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             write(site_api.files(release, per_rule=k == 0))
             os.utime(tmp)  # still being written: not a dead build's (publish.sweep)
         write(site_api.index_files(ordered))
-        write(site_offline.static_files(ordered[0]))
+        shared = site_offline.static_files(ordered[0])
         if len(ordered) > 1:
-            write({"releases.js": site_offline.releases_script(dates)})
+            shared["releases.js"] = site_offline.releases_script(dates)
+        write(shared)
         (tmp / site_offline.SW).write_bytes(
-            site_offline.service_worker(tmp, dates[0], list(bundles)))
+            site_offline.service_worker(tmp, dates[0], latest + list(shared), list(bundles)))
         files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)

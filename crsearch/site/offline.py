@@ -101,9 +101,8 @@ def releases_script(dates: list[str]) -> bytes:
     return ("window.CRSEARCH_RELEASES=" + json.dumps(dates, separators=(",", ":")) + ";\n").encode()
 
 
-#: Fetched one by one when the service worker installs: what every page needs.
-SHELL = ("site.css", "site.js", "app.js", "explain.js", MANIFEST, "icons/icon.svg",
-         "icons/icon-192.png", "icons/icon-512.png", "releases.js")
+#: Files of the latest release that are neither shell nor bundled.
+NOT_PRECACHED = {SW, "crsearch-site.json"}
 #: Where the bundles go, and about how much text each holds (before gzip).
 BUNDLES = "offline"
 BUNDLE_SIZE = 512 * 1024
@@ -115,6 +114,14 @@ _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=
 def is_rule_page(name: str) -> bool:
     """Whether ``name`` is the page of one rule ("702.19c.html"), not a chapter's."""
     return bool(_RULE_PAGE.fullmatch(name))
+
+
+def shell(files: list[str]) -> list[str]:
+    """The shell among the latest release's ``files``: what the worker fetches
+    one by one when it installs (style, scripts, icons, the manifest): every
+    file that is neither bundled nor a rule page."""
+    return sorted(n for n in files
+                  if not bundled(n) and not is_rule_page(n) and n not in NOT_PRECACHED)
 
 
 def bundled(name: str) -> bool:
@@ -159,20 +166,21 @@ def bundles(files: dict[str, bytes]) -> dict[str, bytes]:
     return out
 
 
-def service_worker(folder: Path, release: str, bundle_names: list[str]) -> bytes:
+def service_worker(folder: Path, release: str, shell_names: list[str],
+                   bundle_names: list[str]) -> bytes:
     """``sw.js`` for the site in ``folder``: the template with its shell
     (each file with a hash of its content) and its bundles (with their sizes)."""
     from crsearch.paths import templates_dir
 
-    shell = [[name, hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]]
-             for name in SHELL if (folder / name).is_file()]
+    first = [[name, hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]]
+             for name in shell(shell_names)]
     packs = [[name, (folder / name).stat().st_size] for name in sorted(bundle_names)]
-    version = hashlib.sha256(json.dumps([release, shell, packs]).encode()).hexdigest()[:16]
+    version = hashlib.sha256(json.dumps([release, first, packs]).encode()).hexdigest()[:16]
     template = (templates_dir() / "sw.js").read_text(encoding="utf-8")
     return (template.replace("__VERSION__", version).replace("__RELEASE__", release)
-            .replace("[/*SHELL*/]", json.dumps(shell, separators=(",", ":")))
+            .replace("[/*SHELL*/]", json.dumps(first, separators=(",", ":")))
             .replace("[/*BUNDLES*/]", json.dumps(packs, separators=(",", ":")))).encode("utf-8")
 
 
-__all__ = ["BUNDLES", "MANIFEST", "SHELL", "SW", "bundled", "bundles", "is_rule_page", "manifest",
-           "png_icon", "releases_script", "service_worker", "static_files", "svg_icon"]
+__all__ = ["BUNDLES", "MANIFEST", "SW", "bundled", "bundles", "is_rule_page", "manifest",
+           "png_icon", "releases_script", "service_worker", "shell", "static_files", "svg_icon"]

@@ -392,6 +392,16 @@ def test_the_worker_fetches_a_shell_and_a_few_bundles_of_the_latest_release(all_
     assert len(shell) + len(packs) <= 20
 
 
+def test_the_shell_is_every_file_but_pages_rule_pages_and_data():
+    """A script the build starts writing (say ``js/rank.js``) is in the shell
+    without a list to update, so search keeps working offline."""
+    names = ["js/rank.js", "site.js", "702.html", "702.19c.html", "search/meta.0123456789.js",
+             "explain-terms.js", "crsearch-site.json", "sw.js", "icons/icon.svg"]
+    assert site_offline.shell(names) == ["icons/icon.svg", "js/rank.js", "site.js"]
+    assert [n for n in names if site_offline.bundled(n)] == [
+        "702.html", "search/meta.0123456789.js", "explain-terms.js"]
+
+
 def test_a_rebuild_changes_only_the_bundles_of_changed_files(tmp_path, trio):
     v1, v2, _ = trio
     a, b = tmp_path / "a", tmp_path / "b"
