@@ -47,6 +47,8 @@ from crsearch.version import __version__
 
 MARKER = "crsearch-site.json"
 STATIC = ("site.css", "site.js", "explain.js", "app.js")
+#: The static files older releases of an ``--all`` site take from the root.
+SHARED = ("site.css", "explain.js", "app.js")
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -590,9 +592,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
     Older releases are lighter: their chapters hold every rule (anchored as
     at the root), but rules have no pages of their own and no JSON per rule.
-    They use the root's style and scripts, and every release's search data
-    shares the root's ``search/`` folder, where each file is named by its
-    content's hash, so a file several releases have is written once.
+    They use the root's style and page scripts (:data:`SHARED`).
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
@@ -656,12 +656,12 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 write(bundles)
                 latest = list(release_files)
             else:
-                # Older releases share the root's style and scripts, and its
-                # search/ folder (beside site.js): a data file named by its
-                # content's hash is written once for every release that has it.
-                for name in STATIC:
+                # Older releases share the root's style and page scripts; each
+                # keeps its site.js, which finds search/ and resolves the
+                # results' links beside itself.
+                for name in SHARED:
                     del release_files[name]
-                write({n: d for n, d in search_files.items() if not (tmp / n).exists()})
+                release_files.update(search_files)
             if k == 0:
                 total_links, dangling = stats.links, stats.dangling
                 problems = _problems(stats, release)

@@ -161,27 +161,19 @@ def test_all_puts_the_latest_at_the_root_and_older_under_their_date(all_site):
     assert [tr.find("a")["href"] for tr in table] == ["index.html", f"{V2}/index.html", f"{V1}/index.html"]
 
 
-def test_older_releases_share_the_roots_style_scripts_and_search_folder(all_site, trio):
+def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
     for date in (V1, V2):
         page = soup_of(all_site / date / "glossary.html")
         assert page.find("link", rel="stylesheet")["href"] == "../site.css"
-        script = page.find("script", attrs={"data-search": True})
-        assert script["src"] == "../site.js"
-        # site.js finds search/ beside itself: the root's, which holds every release's files.
-        meta = script["data-search"]
-        assert (all_site / meta).is_file() and not (all_site / date / "search").exists()
-        assert not (all_site / date / "site.js").exists() and not (all_site / date / "site.css").exists()
+        assert page.find("script", src="../app.js") is not None
+        assert not (all_site / date / "site.css").exists() and not (all_site / date / "app.js").exists()
         explain = soup_of(all_site / date / "explain.html")
-        assert [s["src"] for s in explain.select("main script[src], head script[src]")
-                if "explain" in s["src"]] == ["explain-terms.js", "../explain.js"]
-    # Each release's search data, in one folder: a file two releases have is there once.
-    from crsearch.site import searchdata
-    from crsearch.urls import Urls
-
-    sets = [set(searchdata.build(r, Urls(r, rule_pages=r is trio[2]).url_for)) for r in trio]
-    shared = {p.relative_to(all_site).as_posix() for p in (all_site / "search").iterdir()}
-    assert shared == set.union(*sets)
-    assert len(shared) < sum(len(s) for s in sets)
+        assert [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]] == [
+            "explain-terms.js", "../explain.js"]
+        # site.js finds its search data, and links its results, beside itself.
+        script = page.find("script", attrs={"data-search": True})
+        assert script["src"] == "site.js" and (all_site / date / "site.js").is_file()
+        assert (all_site / date / script["data-search"]).is_file()
 
 
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
