@@ -73,15 +73,13 @@ def main() -> None:
 
 
 def precache_bytes(out: Path, gzip: bool = False) -> int:
-    """Bytes the service worker fetches on the first visit."""
-    import json
-    import re
+    """Bytes the service worker fetches to be offline (bench/site_offline.py)."""
     import zlib
 
-    sw = (out / "sw.js").read_text(encoding="utf-8")
-    entries = json.loads(re.search(r"var PRECACHE = (\[.*?\]);\n", sw).group(1))
+    from site_offline import precache
+
     total = 0
-    for url, _ in entries:
+    for url in precache(out):
         data = (out / url).read_bytes()
         total += len(zlib.compress(data, 6)) if gzip else len(data)
     return total
@@ -107,12 +105,15 @@ def build_all_bench(n: int) -> None:
         api = sum(p.stat().st_size for p in files if p.relative_to(out).parts[0] == "api")
         older = sum(p.stat().st_size for p in files
                     if p.relative_to(out).parts[0][:2] in ("19", "20") and len(p.relative_to(out).parts) > 1)
+        search = [p for p in files if "search" in p.relative_to(out).parts[:2]]
         print(f"releases           {len(releases)} ({releases[0].effective_date} .. {releases[-1].effective_date})")
         print(f"parse              {parse:.1f} s")
-        print(f"build --all        {took:.1f} s wall, {cpu:.1f} s CPU in this process ")
+        print(f"build --all        {took:.1f} s wall, {cpu:.1f} s CPU in this process "
+              f"({took / len(releases):.2f} s a release)")
         print(f"pages              {result.pages}")
         print(f"total size         {size / 1e6:.1f} MB in {len(files)} files "
-              f"(JSON API {api / 1e6:.1f} MB, older releases {older / 1e6:.1f} MB)")
+              f"(JSON API {api / 1e6:.1f} MB, older releases {older / 1e6:.1f} MB, search data "
+              f"{sum(p.stat().st_size for p in search) / 1e6:.1f} MB in {len(search)} files)")
         print(f"offline precache   {precache_bytes(out) / 1e6:.2f} MB "
               f"({precache_bytes(out, gzip=True) / 1e6:.2f} MB gzipped)")
 

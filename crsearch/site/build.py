@@ -51,6 +51,8 @@ MARKER = "crsearch-site.json"
 #: Files copied into every release's folder: site name -> path in templates/.
 STATIC = {"site.css": "site.css", "text.js": "js/text.js", "rank.js": "js/rank.js",
           "site.js": "site.js", "explain.js": "explain.js", "app.js": "app.js"}
+#: The static files older releases of an ``--all`` site take from the root.
+SHARED = ("site.css", "explain.js", "app.js")
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -607,8 +609,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     neighbours and each rule's history on its page.
 
     Older releases are lighter: their chapters hold every rule (anchored as
-    at the root), but rules have no pages of their own, no per-rule JSON and
-    no JSON per rule.  Every release gets its own search data.
+    at the root), but rules have no pages of their own and no JSON per rule.
+    They use the root's style and page scripts (:data:`SHARED`).
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
@@ -636,6 +638,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     total_links = 0
     dangling: list[tuple[str, str]] = []
     pages = 0
+    bundles: dict[str, bytes] = {}
+    latest: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -664,7 +668,18 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             release_files, stats = render(
                 release, edition, site_search.meta_name(search_files) if search else "",
                 site_search.keys_name(search_files) if search else "")
-            release_files.update(search_files)
+            if k == 0:
+                release_files.update(search_files)
+                bundles = site_offline.bundles(release_files)
+                write(bundles)
+                latest = list(release_files)
+            else:
+                # Older releases share the root's style and page scripts; each
+                # keeps its site.js, which finds search/ and resolves the
+                # results' links beside itself.
+                for name in SHARED:
+                    del release_files[name]
+                release_files.update(search_files)
             if k == 0:
                 total_links, dangling = stats.links, stats.dangling
                 problems = _problems(stats, release)
@@ -678,11 +693,12 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             write(site_api.files(release, per_rule=k == 0))
             os.utime(tmp)  # still being written: not a dead build's (publish.sweep)
         write(site_api.index_files(ordered))
-        write(site_offline.static_files(ordered[0]))
+        shared = site_offline.static_files(ordered[0])
         if len(ordered) > 1:
-            write({"releases.js": site_offline.releases_script(dates)})
-        skip = set(dates[1:]) | {site_api.API}
-        (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
+            shared["releases.js"] = site_offline.releases_script(dates)
+        write(shared)
+        (tmp / site_offline.SW).write_bytes(
+            site_offline.service_worker(tmp, dates[0], latest + list(shared), list(bundles)))
         files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)

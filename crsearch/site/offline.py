@@ -2,20 +2,22 @@
 
 - ``manifest.webmanifest`` with SVG and PNG icons (drawn here, no image
   library): the site can be added to a home screen and opens standalone;
-- ``sw.js``, a service worker whose precache list is made at build time from
-  the files actually written, each with a content hash.  A rebuild changes the
-  list, so browsers update their cache, fetching only the files whose hash
-  changed.  Every URL is relative to ``sw.js``, so the site works under any
-  sub-path of a host.
+- ``sw.js``, a service worker that keeps the latest release offline: it
+  fetches the shell (style, scripts, icons: each with a content hash) when it
+  installs, then a few bundles (``offline/*.json``, named by their content's
+  hash) holding every page of the release but the rule pages, and its search
+  data.  A rule page never fetched is made offline from its chapter's page
+  (app.js).  A rebuild fetches only the shell files and bundles that changed.
+  Every URL is relative to ``sw.js``, so the site works under any sub-path.
 
-The root release is precached on the first visit (pages, rule pages, glossary,
-search data); older releases and the JSON API are cached as they are visited.
+Older releases, rule pages and the JSON API are cached as they are visited.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -27,8 +29,6 @@ MANIFEST = "manifest.webmanifest"
 ICON_SIZES = (192, 512)
 ACCENT = (0x8A, 0x1C, 0x1C)
 PAPER = (0xFD, 0xFD, 0xFB)
-#: Files never precached: the worker itself and the site marker.
-NOT_PRECACHED = {SW, "crsearch-site.json"}
 
 
 def _inside(x: float, y: float) -> bool:
@@ -101,33 +101,86 @@ def releases_script(dates: list[str]) -> bytes:
     return ("window.CRSEARCH_RELEASES=" + json.dumps(dates, separators=(",", ":")) + ";\n").encode()
 
 
-def precache_list(folder: Path, skip: set[str]) -> list[tuple[str, str]]:
-    """(URL, content hash) of every file to precache, in a stable order.
+#: Files of the latest release that are neither shell nor bundled.
+NOT_PRECACHED = {SW, "crsearch-site.json"}
+#: Where the bundles go, and about how much text each holds (before gzip).
+BUNDLES = "offline"
+BUNDLE_SIZE = 512 * 1024
+_RULE_PAGE = re.compile(r"[1-9][0-9][0-9]\.[0-9]+[a-z]*\.html")
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".json": "application/json"}
 
-    ``skip`` names top-level folders left out (older releases, ``api``).
+
+def is_rule_page(name: str) -> bool:
+    """Whether ``name`` is the page of one rule ("702.19c.html"), not a chapter's."""
+    return bool(_RULE_PAGE.fullmatch(name))
+
+
+def shell(files: list[str]) -> list[str]:
+    """The shell among the latest release's ``files``: what the worker fetches
+    one by one when it installs (style, scripts, icons, the manifest): every
+    file that is neither bundled nor a rule page."""
+    return sorted(n for n in files
+                  if not bundled(n) and not is_rule_page(n) and n not in NOT_PRECACHED)
+
+
+def bundled(name: str) -> bool:
+    """Whether a file of the latest release goes into the offline bundles:
+    its pages but the rule pages (made offline from their chapter's page),
+    its search data and the explain page's data."""
+    if "/" in name:
+        return name.startswith("search/")
+    return (name.endswith(".html") and not is_rule_page(name)) or name == "explain-terms.js"
+
+
+def _pack(files: list[tuple[str, bytes]]) -> bytes:
+    rows = [[name, _TYPES[Path(name).suffix], data.decode("utf-8")] for name, data in files]
+    return (json.dumps({"files": rows}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def bundles(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The offline bundles of the latest release's ``files`` (by path from the
+    site root), each named by a hash of its content: ``offline/pages-1.<hash>.json``.
+
+    Pages and search data go into bundles of their own, files in name order,
+    about :data:`BUNDLE_SIZE` each, so that a new release changes only the
+    bundles whose files changed.
     """
-    out = []
-    for p in sorted(folder.rglob("*")):
-        if not p.is_file():
-            continue
-        rel = p.relative_to(folder).as_posix()
-        if rel in NOT_PRECACHED or rel.split("/", 1)[0] in skip or rel.startswith("."):
-            continue
-        out.append((rel, hashlib.sha256(p.read_bytes()).hexdigest()[:16]))
+    groups: dict[str, list[tuple[str, bytes]]] = {"pages": [], "search": []}
+    for name in sorted(files):
+        if bundled(name):
+            groups["search" if name.startswith("search/") else "pages"].append((name, files[name]))
+    out: dict[str, bytes] = {}
+    for kind, members in groups.items():
+        chunks: list[list[tuple[str, bytes]]] = []
+        size = 0
+        for name, data in members:
+            if not chunks or (chunks[-1] and size + len(data) > BUNDLE_SIZE):
+                chunks.append([])
+                size = 0
+            chunks[-1].append((name, data))
+            size += len(data)
+        for n, chunk in enumerate(chunks, 1):
+            packed = _pack(chunk)
+            out[f"{BUNDLES}/{kind}-{n}.{hashlib.sha256(packed).hexdigest()[:10]}.json"] = packed
     return out
 
 
-def service_worker(folder: Path, skip: set[str]) -> bytes:
-    """``sw.js`` for the site in ``folder``: the template with its precache list."""
+def service_worker(folder: Path, release: str, shell_names: list[str],
+                   bundle_names: list[str]) -> bytes:
+    """``sw.js`` for the site in ``folder``: the template with its shell
+    (each file with a hash of its content) and its bundles (with their sizes)."""
     from crsearch.paths import templates_dir
 
-    entries = precache_list(folder, skip)
-    version = hashlib.sha256(json.dumps(entries).encode()).hexdigest()[:16]
+    first = [[name, hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]]
+             for name in shell(shell_names)]
+    packs = [[name, (folder / name).stat().st_size] for name in sorted(bundle_names)]
+    version = hashlib.sha256(json.dumps([release, first, packs]).encode()).hexdigest()[:16]
     template = (templates_dir() / "sw.js").read_text(encoding="utf-8")
-    listing = json.dumps([list(e) for e in entries], separators=(",", ":"))
-    return (template.replace("__VERSION__", version)
-            .replace("[/*PRECACHE*/]", listing)).encode("utf-8")
+    return (template.replace("__VERSION__", version).replace("__RELEASE__", release)
+            .replace("[/*SHELL*/]", json.dumps(first, separators=(",", ":")))
+            .replace("[/*BUNDLES*/]", json.dumps(packs, separators=(",", ":")))).encode("utf-8")
 
 
-__all__ = ["MANIFEST", "SW", "manifest", "png_icon", "precache_list", "releases_script",
-           "service_worker", "static_files", "svg_icon"]
+__all__ = ["BUNDLES", "MANIFEST", "SW", "bundled", "bundles", "is_rule_page", "manifest",
+           "png_icon", "releases_script", "service_worker", "shell", "static_files", "svg_icon"]

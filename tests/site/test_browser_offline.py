@@ -61,20 +61,42 @@ def below_header(pg, id: str) -> bool:
 
 # -- offline ----------------------------------------------------------------------
 
-# The service worker precaches all 7,500 files of the site: about a minute on
-# an idle machine, three times that on a loaded CI machine.  Waiting is not a
-# speed check (that is bench/), so the margin is wide.
+#: Every state the page's offline sign shows, recorded as it changes.
+RECORD_STATUS = """document.addEventListener("DOMContentLoaded", () => {
+  const box = document.querySelector(".offline-status");
+  window.offlineSeen = [];
+  if (!box) return;
+  const note = () => window.offlineSeen.push({text: box.textContent, hidden: box.hidden,
+    bar: !!box.querySelector("progress") && box.getBoundingClientRect().height > 0});
+  new MutationObserver(note).observe(box, {subtree: true, childList: true, characterData: true,
+                                           attributes: true});
+});"""
+
+
+def wait_until_ready_offline(pg, release: str, timeout: int = 120_000) -> None:
+    """Wait for the page's sign "Ready offline (release DATE)"."""
+    pg.wait_for_function(
+        "r => (document.querySelector('.offline-status') || {}).textContent === "
+        "'Ready offline (release ' + r + ')'", arg=release, timeout=timeout, polling=100)
+
+
+# Waiting is not a speed check (that is bench/site_offline.py), so the margin is wide.
 @pytest.mark.timeout(600)
 def test_after_one_visit_the_site_works_offline(browser, latest_site):
     server = Server(latest_site)
     base = server.url
     context = browser.new_context(viewport={"width": 1000, "height": 800}, service_workers="allow")
+    context.add_init_script(RECORD_STATUS)
     pg = context.new_page()
     try:
         pg.goto(base + "index.html")
-        wait_for_service_worker(pg, timeout=480_000)
-        state = pg.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
-        assert state in ("activating", "activated")
+        wait_until_ready_offline(pg, "2026-08-07", timeout=480_000)
+        shot(pg, "offline-ready")
+        seen = pg.evaluate("window.offlineSeen")
+        # The sign showed the download's progress before it said "ready".
+        saving = [s for s in seen if s["text"].startswith("Saving for offline use") and not s["hidden"]]
+        assert saving and any(s["bar"] for s in saving), seen
+        assert pg.locator(".offline-status").is_visible()
         # Offline: the browser says so, and the server is gone too.
         context.set_offline(True)
         server.stop()
@@ -85,10 +107,23 @@ def test_after_one_visit_the_site_works_offline(browser, latest_site):
         assert below_header(pg, "702.19c")
         shot(pg, "offline-chapter-702")
 
+        # Never visited: a chapter, and a rule page made from its chapter.
+        resp = pg.goto(base + "601.html")
+        assert resp.from_service_worker
+        assert pg.locator("h1 .chapter-title").inner_text() == "Casting Spells"
         resp = pg.goto(base + "702.19c.html")
         assert resp.from_service_worker
         assert pg.locator("header nav.crumbs").inner_text().count("702.19. Trample") == 1
+        assert pg.locator("h1").get_attribute("id") == "702.19c"
+        assert pg.locator("main article.rule").count() == 1
+        assert pg.title().startswith("702.19c ")
         shot(pg, "offline-rule-702.19c")
+        resp = pg.goto(base + "702.19.html")
+        ids = pg.eval_on_selector_all("main article .num", "hs => hs.map(h => h.id)")
+        assert ids[:3] == ["702.19", "702.19a", "702.19b"] and all(i.startswith("702.19") for i in ids)
+        pg.click(".prevnext a[rel=next]")
+        pg.wait_for_url("**/702.19a.html")
+        assert pg.locator("h1").get_attribute("id") == "702.19a"
 
         resp = pg.goto(base + "glossary.html#g-deathtouch")
         assert resp.from_service_worker
@@ -98,6 +133,36 @@ def test_after_one_visit_the_site_works_offline(browser, latest_site):
         pg.wait_for_selector("#results a[href*='702.2']", timeout=30_000)
         shot(pg, "offline-search-deathtouch")
         assert pg.locator("#results a[href*='702.2']").count() >= 1
+        assert pg.locator(".offline-status").inner_text() == "Ready offline (release 2026-08-07)"
+    finally:
+        context.close()
+        try:
+            server.stop()
+        except OSError:
+            pass
+
+
+def test_a_page_read_while_the_bundles_come_works_offline(browser, latest_site):
+    """Runtime caching: the page open when the worker arrived, and one read
+    before the bundles are in, open offline."""
+    server = Server(latest_site)
+    context = browser.new_context(service_workers="allow")
+    pg = context.new_page()
+    try:
+        pg.goto(server.url + "704.5a.html")
+        wait_for_service_worker(pg)
+        pg.goto(server.url + "113.6.html")
+        assert pg.evaluate("document.querySelector('.offline-status').textContent") != \
+            "Ready offline (release 2026-08-07)"
+        pg.wait_for_timeout(500)
+        context.set_offline(True)
+        server.stop()
+        for path, id in (("704.5a.html", "704.5a"), ("113.6.html", "113.6")):
+            resp = pg.goto(server.url + path)
+            assert resp is not None and resp.from_service_worker, path
+            assert pg.locator("h1").get_attribute("id") == id
+            # The page as the site wrote it (with its history and links), not made offline.
+            assert pg.locator(".offline-note").count() == 0
     finally:
         context.close()
         try:
@@ -277,8 +342,8 @@ def test_changes_and_release_pages_have_no_serious_accessibility_violations(page
 
 
 def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_bytes):
-    """A file the server fails once (503, then a dropped connection) is asked
-    for again, and the site still works offline after one visit."""
+    """A bundle the server fails once (503, then a dropped connection) is
+    asked for again, and the site still works offline after one visit."""
     import http.server
 
     from crsearch.ingest.pipeline import release_from_bytes
@@ -292,7 +357,7 @@ def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_by
             pass
 
         def do_GET(self) -> None:
-            if self.path.endswith("/201.1a.html") and len(failed) < 2:
+            if "/offline/pages-1." in self.path and len(failed) < 2:
                 failed.append(self.path)
                 if len(failed) == 1:
                     self.send_error(503)
@@ -308,9 +373,10 @@ def test_a_dropped_request_does_not_undo_the_precache(browser, tmp_path, mini_by
         context.set_offline(True)
         httpd.shutdown()
         httpd.server_close()
-        resp = pg.goto(base + "201.1a.html")
-        assert resp is not None and resp.from_service_worker
-        assert pg.locator("[id='201.1a']").count() == 1
+        for path in ("glossary.html", "201.html", "201.1a.html"):
+            resp = pg.goto(base + path)
+            assert resp is not None and resp.from_service_worker, path
+        assert pg.locator("h1[id='201.1a']").count() == 1
     finally:
         context.close()
 
@@ -328,5 +394,64 @@ def _first_visit(browser, handler, folder: Path):
     context = browser.new_context(service_workers="allow")
     pg = context.new_page()
     pg.goto(base + "index.html")
-    wait_for_service_worker(pg)
+    wait_until_ready_offline(pg, pg.get_attribute("meta[name=crsearch-effective-date]", "content"))
     return httpd, base, context, pg
+
+
+OUR_CACHES = """() => caches.keys().then(names => names.filter(n => n.startsWith("crsearch:")
+    && !n.includes(":runtime:")))"""
+
+
+@pytest.mark.timeout(300)
+def test_a_new_release_replaces_the_bundles_without_breaking_an_open_page(browser, tmp_path, mini_bytes):
+    """A rebuild with a new release: the open pages move to the new worker;
+    a page of the old build still gets its own search data offline; the old
+    cache goes once every page has moved on, and the sign names the new release."""
+    import re
+
+    from test_site_pages import V2, V2_SWAPS, _variant
+
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
+
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(mini_bytes.decode("utf-8"), V2, V2_SWAPS), "mini_v2.txt")
+    out = tmp_path / "site"
+    site.build(v1, out)
+    server = Server(out)
+    context = browser.new_context(service_workers="allow")
+    old, other = context.new_page(), context.new_page()
+    try:
+        old.goto(server.url + "index.html")
+        wait_until_ready_offline(old, v1.effective_date)
+        old_meta = old.get_attribute("script[data-search]", "data-search")
+        other.goto(server.url + "100.html")
+        assert "a pile of invented cards" in other.locator("[id='100.2']").locator("..").inner_text()
+
+        site.build(v2, out)
+        version = re.search(r'var VERSION = "(\w+)"', (out / "sw.js").read_text()).group(1)
+        old.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        wait_until_ready_offline(old, V2)
+        # Both builds' caches, while pages of the old one are open.
+        assert len(old.evaluate(OUR_CACHES)) == 2
+        context.set_offline(True)
+        server.stop()
+        # The old page's own search data, which the new build no longer has.
+        assert old_meta not in {p.relative_to(out).as_posix() for p in out.rglob("*.js")}
+        assert old.evaluate("m => fetch(m).then(r => r.ok, () => false)", old_meta)
+
+        other.close()
+        old.goto(server.url + "100.html")
+        assert "a stack of invented cards" in old.locator("[id='100.2']").locator("..").inner_text()
+        old.wait_for_function(f"v => ({OUR_CACHES})().then(n => n.length === 1 && n[0].endsWith(':' + v))",
+                              arg=version, timeout=30_000, polling=200)
+        resp = old.goto(server.url + "201.3a.html")
+        assert resp is not None and resp.from_service_worker
+        assert old.locator("h1").get_attribute("id") == "201.3a"
+        assert old.locator(".offline-status").inner_text() == f"Ready offline (release {V2})"
+    finally:
+        context.close()
+        try:
+            server.stop()
+        except OSError:
+            pass

@@ -161,6 +161,21 @@ def test_all_puts_the_latest_at_the_root_and_older_under_their_date(all_site):
     assert [tr.find("a")["href"] for tr in table] == ["index.html", f"{V2}/index.html", f"{V1}/index.html"]
 
 
+def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
+    for date in (V1, V2):
+        page = soup_of(all_site / date / "glossary.html")
+        assert page.find("link", rel="stylesheet")["href"] == "../site.css"
+        assert page.find("script", src="../app.js") is not None
+        assert not (all_site / date / "site.css").exists() and not (all_site / date / "app.js").exists()
+        explain = soup_of(all_site / date / "explain.html")
+        assert [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]] == [
+            "explain-terms.js", "../explain.js"]
+        # site.js finds its search data, and links its results, beside itself.
+        script = page.find("script", attrs={"data-search": True})
+        assert script["src"] == "site.js" and (all_site / date / "site.js").is_file()
+        assert (all_site / date / script["data-search"]).is_file()
+
+
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
     page = soup_of(all_site / V2 / "changes.html")
     changed = page.find(id="c-100.2")
@@ -284,8 +299,8 @@ def test_markup_in_a_release_stays_text_everywhere(all_site, trio):
     assert MARKUP in api["text"]
     strings = [t for path in _search_data(all_site) for t in _strings(path)]
     assert "<i>Tag</i>" in strings or any("<i>Tag</i>" in t for t in strings)
-    # The service worker's list holds file names only, never text.
-    for url, _hash in _precache(all_site):
+    # The service worker's lists hold file names only, never text.
+    for url, _ in sum(_worker_lists(all_site), []):
         assert re.fullmatch(r"[A-Za-z0-9._/-]+", url), url
 
 
@@ -324,34 +339,85 @@ def _strings(path: Path) -> list[str]:
 
 # -- offline and installable ------------------------------------------------------
 
-def _precache(folder: Path) -> list[list[str]]:
+def _worker_lists(folder: Path) -> tuple[list[list], list[list]]:
+    """The shell (URL, hash) and the bundles (URL, bytes) named in ``sw.js``."""
     sw = (folder / "sw.js").read_text(encoding="utf-8")
-    return json.loads(re.search(r"var PRECACHE = (\[.*?\]);\n", sw).group(1))
+    shell = json.loads(re.search(r"var SHELL = (\[.*?\]);\n", sw).group(1))
+    packs = json.loads(re.search(r"var BUNDLES = (\[.*?\]);\n", sw).group(1))
+    return shell, packs
 
 
-def test_service_worker_precaches_every_root_page_with_content_hashes(all_site):
-    entries = _precache(all_site)
-    urls = {u for u, _ in entries}
-    pages = {p.name for p in all_site.glob("*.html")}
-    assert pages <= urls and {"glossary.html", "search.html", "site.css",
-                              "manifest.webmanifest", "icons/icon-192.png"} <= urls
-    assert {p.relative_to(all_site).as_posix() for p in _search_data(all_site)} <= urls
-    assert not any(u.startswith(("api/", V1, V2)) or u == "sw.js" for u in urls)
-    for url, h in entries:
+def _bundled(folder: Path) -> dict[str, tuple[str, str]]:
+    """Every file the bundles hold: path -> (content type, text)."""
+    _, packs = _worker_lists(folder)
+    out = {}
+    for url, size in packs:
+        data = (folder / url).read_bytes()
+        assert len(data) == size
+        for name, kind, text in json.loads(data)["files"]:
+            out[name] = (kind, text)
+    return out
+
+
+def test_the_worker_fetches_a_shell_and_a_few_bundles_of_the_latest_release(all_site):
+    shell, packs = _worker_lists(all_site)
+    assert {"site.css", "site.js", "app.js", "manifest.webmanifest", "icons/icon-192.png",
+            "releases.js"} <= {u for u, _ in shell}
+    for url, h in shell:
         assert h == hashlib.sha256((all_site / url).read_bytes()).hexdigest()[:16]
+    # Bundles are named by their content's hash, so browsers may keep them for good.
+    for url, _size in packs:
+        digest = re.fullmatch(r"offline/(?:pages|search)-\d+\.([0-9a-f]{10})\.json", url).group(1)
+        assert hashlib.sha256((all_site / url).read_bytes()).hexdigest()[:10] == digest
+    files = _bundled(all_site)
+    root_pages = {p.name for p in all_site.glob("*.html") if not site_offline.is_rule_page(p.name)}
+    assert root_pages <= set(files) and {"glossary.html", "search.html", "101.html"} <= root_pages
+    # Each file as it is on disk, with its type.
+    for name, (kind, text) in files.items():
+        assert text.encode("utf-8") == (all_site / name).read_bytes(), name
+        assert kind.startswith("text/html" if name.endswith(".html") else "text/javascript"), name
+    # The latest release's search data: every file its pages name.
+    meta = soup_of(all_site / "index.html").find("script", attrs={"data-search": True})["data-search"]
+    assert meta.startswith("search/") and meta in files
+    # Never a rule page (made from its chapter), an older release or the JSON API.
+    assert not any(site_offline.is_rule_page(n) or n.startswith(("api/", V1, V2)) for n in files)
+    assert len(shell) + len(packs) <= 20
 
 
-def test_a_rebuild_changes_only_the_hashes_of_changed_files(tmp_path, trio):
+def test_the_shell_is_every_file_but_pages_rule_pages_and_data():
+    """A script the build starts writing (say ``js/rank.js``) is in the shell
+    without a list to update, so search keeps working offline."""
+    names = ["js/rank.js", "site.js", "702.html", "702.19c.html", "search/meta.0123456789.js",
+             "explain-terms.js", "crsearch-site.json", "sw.js", "icons/icon.svg"]
+    assert site_offline.shell(names) == ["icons/icon.svg", "js/rank.js", "site.js"]
+    assert [n for n in names if site_offline.bundled(n)] == [
+        "702.html", "search/meta.0123456789.js", "explain-terms.js"]
+
+
+def test_a_rebuild_changes_only_the_bundles_of_changed_files(tmp_path, trio):
     v1, v2, _ = trio
     a, b = tmp_path / "a", tmp_path / "b"
     site.build(v1, a, search=False)
     site.build(v2, b, search=False)
-    old, new = dict(_precache(a)), dict(_precache(b))
     version = re.compile(r'var VERSION = "(\w+)"')
     assert version.search((a / "sw.js").read_text()).group(1) != version.search(
         (b / "sw.js").read_text()).group(1)
-    assert old["site.css"] == new["site.css"]
-    assert old["100.2.html"] != new["100.2.html"]
+    assert re.search(r'var RELEASE = "([\d-]+)"', (b / "sw.js").read_text()).group(1) == V2
+    (old_shell, old_packs), (new_shell, new_packs) = _worker_lists(a), _worker_lists(b)
+    assert dict(old_shell)["site.css"] == dict(new_shell)["site.css"]
+    assert {u for u, _ in old_packs} != {u for u, _ in new_packs}
+    assert _bundled(a)["100.html"] != _bundled(b)["100.html"]
+
+
+def test_bundles_of_a_large_release_stay_few(latest_site):
+    """The whole precache: the shell and bundles of 2026-08-07, at most 60
+    files and 3 MB once gzipped (as ``site serve`` sends them)."""
+    import gzip
+
+    shell, packs = _worker_lists(latest_site)
+    urls = [u for u, _ in shell] + [u for u, _ in packs]
+    wire = sum(len(gzip.compress((latest_site / u).read_bytes(), 6)) for u in urls)
+    assert len(urls) <= 60 and wire <= 3_000_000, (len(urls), wire)
 
 
 def test_manifest_and_icons_make_the_site_installable(all_site):
