@@ -195,6 +195,8 @@ class BuildResult:
     releases: int = 1
     files: int = 0
     bytes: int = 0
+    #: The card files written (``site build --cards``), or None.
+    cards: Any = None
 
 
 @dataclass
@@ -218,6 +220,8 @@ class Edition:
     changes: Any = None
     #: Rule id -> its history entries (oldest first), for the rule pages.
     history: dict[str, list[Any]] = field(default_factory=dict)
+    #: Whether the pages load card lookup (``cards.js``, site_cards).
+    cards: bool = False
 
     def release_url(self, date: str, page: str = "index.html") -> str:
         """The URL of ``page`` in the release ``date``, from this release's pages."""
@@ -566,7 +570,8 @@ def _problems(stats: LinkStats, release: Release) -> list[str]:
 
 
 def build(release: Release, out: Path | str, *, search: bool = True,
-          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
+          strict: bool = False, warn: Callable[[str], None] | None = None,
+          cards: Any = None) -> BuildResult:
     """Build the site of ``release`` into ``out``, replacing a previous build.
 
     The site is written to a temporary folder beside ``out`` and put in place
@@ -576,21 +581,23 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     site's stops the build (:mod:`crsearch.site.publish`).  ``strict``
     turns dangling references and unplaced lines into an error.  Besides the
     pages, the site holds a page per rule, the JSON API (``api/``) and what
-    it needs to work offline (``sw.js``, ``manifest.webmanifest``).
+    it needs to work offline (``sw.js``, ``manifest.webmanifest``); with
+    ``cards`` (a store's ``CardData``), card lookup (:mod:`crsearch.site.cards`).
     """
-    return build_all([release], out, search=search, strict=strict, warn=warn)
+    return build_all([release], out, search=search, strict=strict, warn=warn, cards=cards)
 
 
 def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
               strict: bool = False, warn: Callable[[str], None] | None = None,
-              progress: Callable[[str], None] | None = None) -> BuildResult:
+              progress: Callable[[str], None] | None = None, cards: Any = None) -> BuildResult:
     """Build one site of several releases: the latest at the root of ``out``,
     each older one under ``out/<date>/``, with "what changed" pages between
     neighbours and each rule's history on its page.
 
     Older releases are lighter: their chapters hold every rule (anchored as
     at the root), but rules have no pages of their own, no per-rule JSON and
-    no JSON per rule.  Every release gets its own search data.
+    no JSON per rule.  Every release gets its own search data.  Card lookup
+    (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
@@ -618,6 +625,9 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     total_links = 0
     dangling: list[tuple[str, str]] = []
     pages = 0
+    from crsearch.site import cards as site_cards
+
+    card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -636,7 +646,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 progress(f"rendering {release.effective_date}")
             edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
                               changes=changes.get(release.effective_date),
-                              history=history if k == 0 else {})
+                              history=history if k == 0 else {},
+                              cards=card_files is not None and k == 0)
             search_files: dict[str, bytes] = {}
             if search:
                 from crsearch.site import searchdata as site_search
@@ -661,9 +672,10 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
             os.utime(tmp)  # still being written: not a dead build's (publish.sweep)
         write(site_api.index_files(ordered))
         write(site_offline.static_files(ordered[0]))
+        write(card_files.files if card_files is not None else {})
         if len(ordered) > 1:
             write({"releases.js": site_offline.releases_script(dates)})
-        skip = set(dates[1:]) | {site_api.API}
+        skip = set(dates[1:]) | {site_api.API, site_cards.FOLDER}
         (tmp / site_offline.SW).write_bytes(site_offline.service_worker(tmp, skip))
         files, size = publish.record(tmp)
         _set_times(tmp)
@@ -673,7 +685,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         raise
     publish.publish(tmp, out, warn)
     return BuildResult(out, pages, total_links, dangling, len(ordered[0].unplaced), search,
-                       releases=len(ordered), files=files, bytes=size)
+                       releases=len(ordered), files=files, bytes=size, cards=card_files)
 
 
 def _set_times(folder: Path) -> None:
