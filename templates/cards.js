@@ -122,14 +122,14 @@
     var first = contentWords(words)[0];
     return load(shardOf(first)).then(function (d) {
       if (!d) return null;
-      var found = resolve(d.names.map(entry), words);
+      var found = resolve(d.entries || (d.entries = d.names.map(entry)), words);
       if (Array.isArray(found)) {
         if (!found.length) return null;
         return { candidates: found.slice(0, SHOWN).map(function (e) { return e.name; }) };
       }
       return load(found.shard).then(function (home) {
         var card = home && home.byName[found.name];
-        return card ? { card: card, urls: home.urls } : null;
+        return card ? { card: card, rules: home.rules } : null;
       });
     });
   }
@@ -190,9 +190,11 @@
     if (card.rules.length) {
       box.appendChild(el("h3", null, "Rules its text uses"));
       var ul = el("ul", { "class": "card-rules" });
-      card.rules.forEach(function (r) {
+      card.rules.forEach(function (x) {
+        var known = found.rules[typeof x === "string" ? x : x[0]] || [];
+        var r = typeof x === "string" ? [x, known[1], known[2]] : x;
         var li = el("li");
-        var url = found.urls[r[0]];
+        var url = known[0];
         var label = r[0].indexOf("glossary:") === 0 ? "Glossary" : r[0];
         li.appendChild(url ? el("a", { href: BASE + url, "class": "card-rule" }, label) : el("span", null, label));
         li.appendChild(document.createTextNode(" " + r[1]));

@@ -10,13 +10,16 @@ the folded words, so a name costs one small file, loaded when it is typed:
 
   - ``cards``: every card whose folded name starts with ``L`` (the card
     store's shard ``L``): its name and faces (mana cost, type line, Oracle
-    text, power/toughness, loyalty, defense) and ``rules``, the
-    ``[id, term, kind]`` of each rule or glossary entry its text uses, in
-    reading order, as ``crsearch card`` finds them (``desk.card.terms_in``);
+    text, power/toughness, loyalty, defense) and ``rules``, the id of each
+    rule or glossary entry its text uses, in reading order, as ``crsearch
+    card`` finds them (``desk.card.terms_in``); an ``[id, term, kind]``
+    instead where the card's term for that rule is not the file's;
   - ``names``: ``[key, letter, name]`` for every card or face name with a
     word starting with ``L`` (key: the folded words, as ``cards.names``
-    folds them; letter: the file holding the card);
-  - ``urls``: each rule id of ``rules`` -> its page on this site.
+    folds them; letter: the file holding the card; a fourth item, "f",
+    marks a face's name);
+  - ``rules``: each rule id the file's cards use -> ``[url, term, kind]``,
+    its place on this site and the term and kind explain first gave it.
 
 Card texts are Wizards of the Coast's; rulings are left out.  The rule
 links and terms are those of the site's root release.  The files are
@@ -106,16 +109,20 @@ def files(data: CardData, release: Release) -> CardFiles:
     count = 0
     for letter in sorted(shards | set(names)):
         cards = []
-        links: dict[str, str] = {}
+        rules: dict[str, list[str]] = {}
         for card in data.shard_cards(letter) if letter in shards else []:
             rec = record(card, terms_in(table, card.text))
-            rec["rules"] = [r for r in rec["rules"] if urls.exists(r[0])]
-            for r in rec["rules"]:
-                links[r[0]] = urls.url_for(r[0])
+            ids: list[Any] = []
+            for id, term, kind in rec["rules"]:
+                if not urls.exists(id):
+                    continue
+                known = rules.setdefault(id, [urls.url_for(id), term, kind])
+                ids.append(id if known[1:] == [term, kind] else [id, term, kind])
+            rec["rules"] = ids
             cards.append(rec)
         count += len(cards)
         body = _script({"letter": letter, "cards": cards, "names": names.get(letter, []),
-                        "urls": links})
+                        "rules": rules})
         text = f"window.crsearchCards({json.dumps(letter)},{body});\n".encode()
         path = f"{FOLDER}/{letter}.{hashlib.sha256(text).hexdigest()[:10]}.js"
         out[path] = text

@@ -64,7 +64,7 @@ def cpage(browser, cards_url):
     assert all(u.startswith(cards_url) for u in p.requests), "requests left the site"
 
 
-def test_typing_a_card_name_shows_its_text_and_rules(cpage, cards_url):
+def test_typing_a_card_name_shows_its_text_and_rules(cpage, cards_url, axe_violations):
     pg = cpage.pg
     pg.goto(cards_url + "search.html")
     pg.fill("#q2", "notion thief")
@@ -81,6 +81,7 @@ def test_typing_a_card_name_shows_its_text_and_rules(cpage, cards_url):
     # Only the letter file of "notion" was loaded.
     assert [f.split(".")[0] for f in cpage.card_files()] == ["cards/n"]
     shot(pg, "cards-search-notion-thief")
+    assert axe_violations(pg) == []
     flash.click()
     pg.wait_for_url("**/702.html#702.8")
 
@@ -96,6 +97,18 @@ def test_a_searched_card_sits_above_the_rule_results(cpage, cards_url):
                                    return !!(c.compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
     assert order
     assert pg.locator("#results li[data-id]").count() > 0
+    assert [f.split(".")[0] for f in cpage.card_files()] == ["cards/t"]
+
+
+def test_a_rule_number_or_a_word_no_card_has_shows_no_card(cpage, cards_url):
+    pg = cpage.pg
+    pg.goto(cards_url + "search.html?q=702.19c")
+    pg.wait_for_function("() => !document.getElementById('results').getAttribute('aria-busy')")
+    assert cpage.card_files() == []
+    pg.goto(cards_url + "search.html?q=trample")
+    pg.wait_for_function("() => !document.getElementById('results').getAttribute('aria-busy')")
+    pg.wait_for_load_state("networkidle")
+    assert pg.locator("#card-result").inner_text() == ""
     assert [f.split(".")[0] for f in cpage.card_files()] == ["cards/t"]
 
 

@@ -68,20 +68,21 @@ def test_a_card_carries_its_faces_and_the_rules_its_text_uses(cards_site, markup
     (face,) = thief["faces"]
     assert face["mana_cost"] == "{2}{U}{B}" and face["type_line"] == "Creature \u2014 Human Rogue"
     assert face["text"].startswith("Flash\n") and (face["power"], face["toughness"]) == ("3", "1")
-    ids = [r[0] for r in thief["rules"]]
+    ids = [r if isinstance(r, str) else r[0] for r in thief["rules"]]
     assert {"702.8", "121"} <= set(ids) and any(i.startswith("614") for i in ids)
     # The same terms as `crsearch card`, in its reading order, each rule once.
     cli_ids = list(dict.fromkeys(t["id"] for t in Rules.open(markup_cards_dir).card("Notion Thief").terms))
     assert ids == cli_ids
     assert "rulings" not in thief
-    # Every rule id links to its place on the site.
+    # Every rule id links to its place on the site, with its term.
     for i in ids:
-        page, _, anchor = n["urls"][i].partition("#")
-        assert (site / page).is_file(), n["urls"][i]
+        url = n["rules"][i][0]
+        page, _, anchor = url.partition("#")
+        assert (site / page).is_file(), url
         if anchor:
             soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
-            assert soup.find(id=anchor) is not None, n["urls"][i]
-    assert n["urls"]["702.8"] == "702.html#702.8"
+            assert soup.find(id=anchor) is not None, url
+    assert n["rules"]["702.8"] == ["702.html#702.8", "Flash", "keyword ability"]
 
 
 def test_every_name_and_face_is_listed_under_each_of_its_words_letters(cards_site):
@@ -165,3 +166,22 @@ def test_a_site_without_cards_writes_no_card_files_even_with_card_data(mini_data
     assert not (tmp_path / "site" / "cards.js").exists() and not (tmp_path / "site" / "cards").exists()
     with_cards = Rules.open(mini_data_dir).build_site(tmp_path / "site2", search=False, cards=True)
     assert with_cards.to_dict()["cards"]["count"] == 14
+
+
+def test_with_every_release_only_the_root_release_has_card_lookup(cards_only_dir, tmp_path):
+    from conftest import make_release
+
+    from crsearch.cards.store import CardStore
+    from crsearch.site import build as site
+    from crsearch.store.datadir import Store
+
+    rules = {"100.1": "Flash lets a player cast a spell any time they could cast an instant.",
+             "101.1": "A player draws a card."}
+    old, new = make_release("2026-01-01", rules), make_release("2026-02-01", rules)
+    out = tmp_path / "site"
+    result = site.build_all([old, new], out, search=False, cards=CardStore(Store(cards_only_dir)).require())
+    assert result.cards is not None and result.cards.count == 14
+    assert b'src="cards.js"' in (out / "search.html").read_bytes()
+    assert b"cards.js" not in (out / "2026-01-01" / "search.html").read_bytes()
+    assert b"card-name" not in (out / "2026-01-01" / "explain.html").read_bytes()
+    assert not (out / "2026-01-01" / "cards.js").exists()
