@@ -86,6 +86,20 @@ def test_typing_a_card_name_shows_its_text_and_rules(cpage, cards_url, axe_viola
     pg.wait_for_url("**/702.html#702.8")
 
 
+def test_a_name_typed_in_the_header_box_of_any_page_opens_the_card(cpage, cards_url):
+    pg = cpage.pg
+    pg.goto(cards_url + "index.html")
+    assert cpage.card_files() == []  # pages other than search and explain load no card code
+    assert not any(u.endswith("/cards.js") for u in cpage.requests)
+    pg.fill("#q", "Fire")
+    pg.press("#q", "Enter")
+    pg.wait_for_url("**/search.html?q=Fire")
+    pg.wait_for_function(CARD_NAME)
+    assert pg.evaluate(CARD_NAME) == "Fire // Ice"
+    faces = pg.locator("#card-result .card-face-name").all_inner_texts()
+    assert faces == ["Fire", "Ice"]
+
+
 def test_a_searched_card_sits_above_the_rule_results(cpage, cards_url):
     pg = cpage.pg
     pg.goto(cards_url + "search.html?q=" + quote("Teferi\u2019s Protection"))
