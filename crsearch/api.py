@@ -379,7 +379,8 @@ class Rules:
 
     # -- writing ---------------------------------------------------------------
     def build_site(self, out: str | Path, *, all_releases: bool = False, search: bool = True,
-                   strict: bool = False, warn: Callable[[str], None] | None = None) -> SiteBuild:
+                   strict: bool = False, warn: Callable[[str], None] | None = None,
+                   cards: bool = False) -> SiteBuild:
         """Build the static website of the selected release (or of every
         stored release with ``all_releases``) into ``out``.
 
@@ -390,6 +391,8 @@ class Rules:
         :param search: write the search data (the site then has search).
         :param strict: fail on dangling references or unplaced source lines.
         :param warn: called with a line for each warning.
+        :param cards: add card lookup from the imported card data (``BadInput``
+            when none is imported).
         """
         import os
         import time
@@ -398,17 +401,32 @@ class Rules:
         from crsearch.site import build as site
 
         _check("Rules.build_site", out=(out, (str, os.PathLike)), all_releases=(all_releases, (bool,)),
-               search=(search, (bool,)), strict=(strict, (bool,)), warn=(warn, _CALLBACK))
+               search=(search, (bool,)), strict=(strict, (bool,)), warn=(warn, _CALLBACK),
+               cards=(cards, (bool,)))
+        card_data = self._site_cards() if cards else None
         started = time.perf_counter()
         if all_releases:
             stored_all = self.store.releases() or [self.stored()]  # "no releases imported"
             releases = [s.release() for s in stored_all]
-            result = site.build_all(releases, Path(out), search=search, strict=strict, warn=warn)
+            result = site.build_all(releases, Path(out), search=search, strict=strict, warn=warn,
+                                    cards=card_data)
         else:
             releases = [self.release()]
-            result = site.build(releases[0], Path(out), search=search, strict=strict, warn=warn)
+            result = site.build(releases[0], Path(out), search=search, strict=strict, warn=warn,
+                                cards=card_data)
         return SiteBuild(result, [r.effective_date for r in releases],
                          time.perf_counter() - started)
+
+    def _site_cards(self) -> CardData:
+        """The card data a ``--cards`` site is built from; BadInput (exit 2) when none."""
+        from crsearch.cards.store import UPDATE
+        from crsearch.errors import BadInput, short
+
+        data = self.card_store().current()
+        if data is None:
+            raise BadInput(f"no card data imported in {short(str(self.store.dir))}: --cards needs it; "
+                           f"{UPDATE}")
+        return data
 
     def update(self, source: str | None = None, *, page: str | None = None,
                index: bool = True, jobs: int | None = None,
@@ -769,6 +787,8 @@ class SiteBuild:
                 "pages": r.pages, "files": r.files, "bytes": r.bytes, "links": r.links,
                 "dangling": [{"from": a, "to": b} for a, b in r.dangling],
                 "unplaced_lines": r.unplaced, "search": r.search,
+                "cards": None if r.cards is None else {
+                    "date": r.cards.date, "count": r.cards.count, "bytes": r.cards.bytes},
                 "seconds": round(self.seconds, 1)}
 
     def __repr__(self) -> str:

@@ -285,3 +285,39 @@ def cite_pair_dir(tmp_path_factory) -> Path:
     is the "crown rule" now) and a new keyword moved Stomp from 201.2 to 201.3."""
     return _store_with(tmp_path_factory, "cite-pair",
                        [FIXTURES / "cite_2012.txt", FIXTURES / "cite_2026.txt"], build_index=False)
+
+
+#: A card made to break pages: markup and quotes in its name and text, and control
+#: characters the import must strip (``site build --cards`` escaping tests).
+MARKUP_CARD_NAME = '<img src=x onerror="alert(1)"> & Co\u0007'
+MARKUP_CARD = [{"name": MARKUP_CARD_NAME, "layout": "normal", "manaCost": "{1}<b>{U}</b>",
+                "type": "Creature \u2014 <i>Rogue</i>", "power": "1", "toughness": "1",
+                "text": "Flash\n</script><script>alert(2)</script>\u001b[31m draw a card.\u0000"}]
+
+
+@pytest.fixture(scope="session")
+def markup_cards_dir(tmp_path_factory) -> Path:
+    """A data dir holding 2026-08-07 (no search index) and the AtomicCards fixture
+    with :data:`MARKUP_CARD` added (read-only!)."""
+    import json
+
+    from crsearch.cards.build import import_file
+    from crsearch.store.datadir import Store
+
+    root = _store_with(tmp_path_factory, "data-markup-cards", [LATEST], build_index=False)
+    atomic = json.loads(ATOMIC.read_text(encoding="utf-8"))
+    atomic["data"][MARKUP_CARD_NAME] = MARKUP_CARD
+    path = tmp_path_factory.mktemp("markup-cards") / "AtomicCards.json"
+    path.write_text(json.dumps(atomic), encoding="utf-8")
+    import_file(Store(root), str(path))
+    return root
+
+
+@pytest.fixture(scope="session")
+def cards_site(tmp_path_factory, markup_cards_dir):
+    """``site build --cards`` of 2026-08-07 with the fixture cards and the markup
+    card, search included (``Rules.build_site``'s result; read-only!)."""
+    from crsearch.api import Rules
+
+    out = tmp_path_factory.mktemp("site-cards") / "site"
+    return Rules.open(markup_cards_dir).build_site(out, cards=True)

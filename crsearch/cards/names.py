@@ -51,6 +51,11 @@ def fold_word(token: str) -> str:
     return t.replace("'", "")
 
 
+def fold_letters() -> dict[str, str]:
+    """The letters :func:`fold_word` spells otherwise ("æ" -> "ae"), for the site's lookup."""
+    return {chr(k): v for k, v in _LETTERS.items()}
+
+
 def name_words(text: str) -> list[str]:
     """The folded words of a name or of typed text."""
     return [w for w in (fold_word(t) for t in WORD.findall(text)) if w]
@@ -347,4 +352,4 @@ def _near_words(word: str, vocab: list[str], limit: int = 3) -> list[str]:
 
 
 __all__ = ["KIND_FACE", "KIND_NAME", "NAMES_FILE", "STOP", "WORDS_FILE", "Entry", "NameIndex",
-           "SortedLines", "fold_word", "name_key", "name_words", "shard_of", "word_spans"]
+           "SortedLines", "fold_letters", "fold_word", "name_key", "name_words", "shard_of", "word_spans"]

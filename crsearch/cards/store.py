@@ -132,6 +132,57 @@ class CardData:
         except (ValueError, KeyError, TypeError, AttributeError):
             raise self._damaged(name, "damaged") from None
 
+    def shards(self) -> list[str]:
+        """The shards of this card data ("a", "b", ..., "_"), sorted."""
+        files = self.entry_files()
+        return sorted(rel[len(SHARDS) + 1:-5] for rel in files
+                      if rel.startswith(f"{SHARDS}/") and rel.endswith(".json"))
+
+    def entry_files(self) -> dict[str, Any]:
+        """meta.json's files: relative path -> [size, SHA-256]."""
+        try:
+            meta = read_json(os.path.join(self.dir, META), "meta")
+            files = meta["files"]
+            if not isinstance(files, dict):
+                raise TypeError
+        except FileNotFoundError:
+            raise self._damaged(META, "missing") from None
+        except (OSError, ValueError, KeyError, TypeError):
+            raise self._damaged(META, "damaged") from None
+        return files
+
+    def shard_cards(self, shard: str) -> list[Card]:
+        """Every card of one shard, in stored order (the shard is read whole)."""
+        if not _SHARD.fullmatch(shard):
+            raise self._damaged(f"{SHARDS}/{shard}.json", "not a shard")
+        name = f"{SHARDS}/{shard}.json"
+        try:
+            with open(os.path.join(self.dir, SHARDS, f"{shard}.json"), "rb") as f:
+                rows = loads(f.read().decode("utf-8"))
+            return [Card.from_dict(d) for d in rows]
+        except FileNotFoundError:
+            raise self._damaged(name, "missing") from None
+        except OSError as e:
+            raise self._damaged(name, f"unreadable ({e.strerror or e})") from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise self._damaged(name, "damaged") from None
+
+    def name_entries(self) -> list[Entry]:
+        """Every line of ``names.tsv``: each card's name and each face's, with its shard."""
+        from crsearch.cards.names import NAMES_FILE, Entry
+
+        try:
+            with open(os.path.join(self.dir, NAMES_FILE), "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            raise self._damaged(NAMES_FILE, "missing") from None
+        except OSError as e:
+            raise self._damaged(NAMES_FILE, f"unreadable ({e.strerror or e})") from None
+        try:
+            return [Entry(line) for line in data.splitlines() if line]
+        except (ValueError, UnicodeDecodeError):
+            raise self._damaged(NAMES_FILE, "damaged") from None
+
     def find_in_text(self, text: str) -> list[Mention]:
         """The cards ``text`` names (full names, faces, telling parts; see ``mentions.find``),
         each with its card."""

@@ -29,10 +29,13 @@ def site_group() -> None:
 @click.option("--all", "all_releases", is_flag=True,
               help="Every stored release: the latest at the root, older ones under OUT/<date>/, "
                    "with what changed between them.")
+@click.option("--cards", is_flag=True,
+              help="Add card lookup from the imported card data (see `crsearch cards update`): "
+                   "the search box and the explain page find a card by name.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was built as JSON.")
 @click.pass_context
 def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
-              all_releases: bool, as_json: bool) -> None:
+              all_releases: bool, cards: bool, as_json: bool) -> None:
     """Render the release to static HTML in OUT (replacing an earlier build).
 
     Only the files an earlier build wrote are replaced or removed: a
@@ -44,19 +47,21 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
     the search box ranks like `crsearch search`, api/ holds the rules as
     JSON, and a service worker keeps the site offline.  Use the global
     --release DATE to pick a release other than the latest, or --all for
-    every stored release.
+    every stored release.  --cards adds the imported card data, loaded
+    a letter at a time as names are typed.
 
     \b
     Example:
         crsearch site build public/
         crsearch site build public/ --all
+        crsearch site build public/ --cards
         crsearch --release 2026-06-19 site build old-site/ --strict
     """
     from crsearch.cli.common import emit_json, rules
 
     warn = lambda msg: click.echo(f"Warning: {msg}", err=True)
     built = rules(ctx).build_site(out, all_releases=all_releases, search=not no_search,
-                                  strict=strict, warn=warn)
+                                  strict=strict, warn=warn, cards=cards)
     if as_json:
         emit_json(built.to_dict())
         return
@@ -66,7 +71,9 @@ def build_cmd(ctx: click.Context, out: str, strict: bool, no_search: bool,
     click.echo(f"Built {result.pages} pages of {what} into "
                f"{result.out} in {built.seconds:.1f} s ({result.files} files, {result.bytes / 1e6:.1f} MB): "
                f"{result.links} links, {len(result.dangling)} dangling"
-               + ("" if result.search else ", no search index") + ".")
+               + ("" if result.search else ", no search index")
+               + (f", {result.cards.count:,} cards ({result.cards.bytes / 1e6:.1f} MB)"
+                  if result.cards is not None else "") + ".")
 
 
 @site_group.command(name="serve")

@@ -57,6 +57,14 @@ def terms_of(stored: StoredRelease | None, text: str) -> list[dict[str, Any]]:
     return list(explain.explain(stored, text[:explain.MAX_TEXT])["terms"])
 
 
+def terms_in(table: dict[str, Any], text: str) -> list[dict[str, Any]]:
+    """:func:`terms_of` with explain's term table at hand (``explain.build``): for
+    reading many cards against one release (the site's card files)."""
+    if not text.strip():
+        return []
+    return explain.find(explain.check_text(text[:explain.MAX_TEXT]), table)
+
+
 def explain_text(stored: StoredRelease, data: CardData | None, text: str) -> dict[str, Any]:
     """``explain``'s result for ``text``, or for the text of the card ``text`` names.
 
@@ -120,4 +128,4 @@ def cite_lines(info: CardInfo, stored: StoredRelease | None, fmt: str,
     return lines
 
 
-__all__ = ["CardInfo", "card_info", "cite_lines", "explain_text", "terms_of"]
+__all__ = ["CardInfo", "card_info", "cite_lines", "explain_text", "terms_in", "terms_of"]

@@ -201,6 +201,8 @@ class BuildResult:
     releases: int = 1
     files: int = 0
     bytes: int = 0
+    #: The card files written (``site build --cards``), or None.
+    cards: Any = None
 
 
 @dataclass
@@ -224,6 +226,8 @@ class Edition:
     changes: Any = None
     #: Rule id -> its history entries (oldest first), for the rule pages.
     history: dict[str, list[Any]] = field(default_factory=dict)
+    #: Whether the pages load card lookup (``cards.js``, site_cards).
+    cards: bool = False
 
     def release_url(self, date: str, page: str = "index.html") -> str:
         """The URL of ``page`` in the release ``date``, from this release's pages."""
@@ -586,7 +590,8 @@ def _problems(stats: LinkStats, release: Release) -> list[str]:
 
 
 def build(release: Release, out: Path | str, *, search: bool = True,
-          strict: bool = False, warn: Callable[[str], None] | None = None) -> BuildResult:
+          strict: bool = False, warn: Callable[[str], None] | None = None,
+          cards: Any = None) -> BuildResult:
     """Build the site of ``release`` into ``out``, replacing a previous build.
 
     The site is written to a temporary folder beside ``out`` and put in place
@@ -596,14 +601,15 @@ def build(release: Release, out: Path | str, *, search: bool = True,
     site's stops the build (:mod:`crsearch.site.publish`).  ``strict``
     turns dangling references and unplaced lines into an error.  Besides the
     pages, the site holds a page per rule, the JSON API (``api/``) and what
-    it needs to work offline (``sw.js``, ``manifest.webmanifest``).
+    it needs to work offline (``sw.js``, ``manifest.webmanifest``); with
+    ``cards`` (a store's ``CardData``), card lookup (:mod:`crsearch.site.cards`).
     """
-    return build_all([release], out, search=search, strict=strict, warn=warn)
+    return build_all([release], out, search=search, strict=strict, warn=warn, cards=cards)
 
 
 def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
               strict: bool = False, warn: Callable[[str], None] | None = None,
-              progress: Callable[[str], None] | None = None) -> BuildResult:
+              progress: Callable[[str], None] | None = None, cards: Any = None) -> BuildResult:
     """Build one site of several releases: the latest at the root of ``out``,
     each older one under ``out/<date>/``, with "what changed" pages between
     neighbours and each rule's history on its page.
@@ -611,6 +617,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     Older releases are lighter: their chapters hold every rule (anchored as
     at the root), but rules have no pages of their own and no JSON per rule.
     They use the root's style and page scripts (:data:`SHARED`).
+    Card lookup (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api
     from crsearch.site import offline as site_offline
@@ -640,6 +647,9 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     pages = 0
     bundles: dict[str, bytes] = {}
     latest: list[str] = []
+    from crsearch.site import cards as site_cards
+
+    card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -658,7 +668,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 progress(f"rendering {release.effective_date}")
             edition = Edition(root="" if k == 0 else "../", dates=dates, rule_pages=k == 0,
                               changes=changes.get(release.effective_date),
-                              history=history if k == 0 else {})
+                              history=history if k == 0 else {},
+                              cards=card_files is not None and k == 0)
             search_files: dict[str, bytes] = {}
             if search:
                 from crsearch.site import searchdata as site_search
@@ -699,6 +710,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         write(shared)
         (tmp / site_offline.SW).write_bytes(
             site_offline.service_worker(tmp, dates[0], latest + list(shared), list(bundles)))
+        write(card_files.files if card_files is not None else {})
         files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
@@ -707,7 +719,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         raise
     publish.publish(tmp, out, warn)
     return BuildResult(out, pages, total_links, dangling, len(ordered[0].unplaced), search,
-                       releases=len(ordered), files=files, bytes=size)
+                       releases=len(ordered), files=files, bytes=size, cards=card_files)
 
 
 def _set_times(folder: Path) -> None:

@@ -126,6 +126,31 @@ def test_a_damaged_index_names_the_file_and_the_fix(cards_only_dir):
         current(cards_only_dir).card("notion thief")
 
 
+def test_every_card_and_name_can_be_read_shard_by_shard(cards_only_dir):
+    data = current(cards_only_dir)
+    shards = data.shards()
+    assert shards == sorted(shards) and {"f", "n", "j"} <= set(shards)
+    cards = [c for s in shards for c in data.shard_cards(s)]
+    assert len(cards) == data.count == 14
+    assert [c.name for c in data.shard_cards("f")] == ["Fire // Ice", "Flash"]
+    entries = data.name_entries()
+    assert {e.name for e in entries} == {c.name for c in cards}
+    assert any(e.key == "ice" and e.kind == "f" and e.shard == "f" for e in entries)
+
+
+def test_a_damaged_shard_or_meta_names_the_file_and_the_fix(cards_only_dir):
+    data = current(cards_only_dir)
+    folder = cards_only_dir / "cards" / data.entry["dir"]
+    (folder / "shards" / "n.json").write_bytes(b"[\n{\"name\": 1")
+    with pytest.raises(DamagedStore, match=r"shards/n.json is damaged; run `crsearch repair`"):
+        data.shard_cards("n")
+    with pytest.raises(DamagedStore, match=r"shards/../x.json is not a shard"):
+        data.shard_cards("../x")
+    (folder / "meta.json").unlink()
+    with pytest.raises(DamagedStore, match=r"meta.json is missing"):
+        data.shards()
+
+
 def test_a_damaged_catalog_is_damagedstore_and_repair_rebuilds_it(cards_only_dir):
     (cards_only_dir / "cards" / "catalog.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(DamagedStore, match="card catalog"):
