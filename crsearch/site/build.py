@@ -708,9 +708,13 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
         if len(ordered) > 1:
             shared["releases.js"] = site_offline.releases_script(dates)
         write(shared)
-        (tmp / site_offline.SW).write_bytes(
-            site_offline.service_worker(tmp, dates[0], latest + list(shared), list(bundles)))
         write(card_files.files if card_files is not None else {})
+        # The card script joins the shell; its letter files load on demand.
+        card_shell = [n for n in (card_files.files if card_files is not None else {})
+                      if "/" not in n]
+        (tmp / site_offline.SW).write_bytes(
+            site_offline.service_worker(
+                tmp, dates[0], latest + list(shared) + card_shell, list(bundles)))
         files, size = publish.record(tmp)
         _set_times(tmp)
         os.chmod(tmp, 0o755)
