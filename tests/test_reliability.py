@@ -23,20 +23,14 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, FIXTURES, ROOT, archive_files
+from conftest import ARCHIVE, FIXTURES, ROOT, archive_files, run
 
-from crsearch.cli.main import cli
 from crsearch.store.datadir import Store
 
 MINI = (FIXTURES / "mini_cr.txt").read_bytes()
 # The same release, one rule longer: a legitimate newer copy of 2031-03-03.
 NEWER = MINI.replace(b"\n\n2. Test Keywords", b"\n\n101.3. A rule added later.\n\n2. Test Keywords", 1)
 HALF = MINI[: len(MINI) // 2]
-
-
-def run(data_dir: Path, *args: str, **kw):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], **kw)
 
 
 def one_error_line(r) -> str:

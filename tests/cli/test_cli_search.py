@@ -8,17 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from crsearch.cli.main import cli
-
-
-def run(data_dir, *args):
-    result = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 def test_search_prints_ranked_results(indexed_data_dir):
@@ -142,7 +134,7 @@ def test_keywords_lists_actions_and_abilities(indexed_data_dir):
 
 @pytest.mark.parametrize("name", ["search", "define", "keyword", "keywords", "index"])
 def test_every_command_has_an_example(name):
-    r = CliRunner().invoke(cli, [name, "--help"])
+    r = run(None, name, "--help")
     assert r.exit_code == 0
     assert "Example:" in r.output and f"crsearch {name}" in r.output
 
@@ -158,18 +150,16 @@ def test_rule_lookup_does_not_import_whoosh():
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=80))
 def test_cli_search_never_tracebacks(indexed_data_dir, text):
-    r = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search", "--", text])
+    r = run(indexed_data_dir, "search", "--", text)
     assert r.exit_code in (0, 1, 2), r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
 
 
 def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search",
-                                 "trample planeswalker", "-n", "2"], color=True)
+    r = run(indexed_data_dir, "search", "trample planeswalker", "-n", "2", color=True)
     assert r.exit_code == 0, r.output
     assert "\x1b[" in r.output and "planeswalker" in r.output.lower()
-    plain = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search",
-                                     "trample planeswalker", "-n", "2"])
+    plain = run(indexed_data_dir, "search", "trample planeswalker", "-n", "2")
     assert "\x1b[" not in plain.output
 
 

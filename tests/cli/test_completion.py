@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.cli import completion
-from crsearch.cli.main import cli
 
 
 def complete(data_dir, words, cword):
     env = {"_CRSEARCH_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(cword),
            "CRSEARCH_DATA": str(data_dir)}
-    r = CliRunner().invoke(cli, [], env=env, prog_name="crsearch")
+    r = run(None, env=env, prog_name="crsearch")
     return [line.split(",", 1)[1] for line in r.output.splitlines() if "," in line]
 
 
@@ -44,18 +43,18 @@ def test_completion_without_data_offers_nothing_instead_of_failing(tmp_path):
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_prints_the_script(shell):
-    r = CliRunner().invoke(cli, ["completion", shell])
+    r = run(None, "completion", shell)
     assert r.exit_code == 0, r.output
     assert "_CRSEARCH_COMPLETE" in r.output and f"{shell}_complete" in r.output
 
 
 def test_unknown_shell_is_a_usage_error():
-    r = CliRunner().invoke(cli, ["completion", "tcsh"])
+    r = run(None, "completion", "tcsh")
     assert r.exit_code == 2
 
 
 def test_crsearch_alone_shows_commands_and_stored_releases(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir)])
+    r = run(latest_data_dir)
     assert r.exit_code == 0, r.output
     assert "Releases: 2 stored" in r.output and "using 2026-08-07" in r.output
     for name in ("rule", "search", "explain", "cite-check", "completion"):
@@ -63,13 +62,13 @@ def test_crsearch_alone_shows_commands_and_stored_releases(latest_data_dir):
 
 
 def test_crsearch_alone_without_releases_says_how_to_import(tmp_path):
-    r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path)])
+    r = run(tmp_path)
     assert r.exit_code == 0, r.output
     assert "none stored" in r.output and "crsearch update" in r.output
 
 
 def test_crsearch_alone_says_when_release_picks_nothing(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "--release", "2001-01-01"])
+    r = run(latest_data_dir, "--release", "2001-01-01")
     assert r.exit_code == 0, r.output
     assert "--release 2001-01-01: no imported release was in effect" in r.output
 

@@ -6,17 +6,11 @@ A 100 KB argument pasted by mistake must not come back as a 100 KB error.
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
-
-from crsearch.cli.main import cli
+from conftest import run
 
 LONG = "x" * 100_000
 #: The longest line an error may print: its own words plus an argument cut to ~80.
 WIDEST = 200
-
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
 
 def assert_short_error(r, codes=(1, 2)):

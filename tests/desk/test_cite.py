@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import cite
-
-
-def run(data_dir, *args, env=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], env=env)
 
 
 def test_rule_cite_plain(latest_data_dir):

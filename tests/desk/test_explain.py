@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import explain
 
 SEED = ("Whenever you cast a creature spell, you may put a quest counter on this enchantment. "
@@ -136,10 +135,6 @@ def test_lemma_gives_one_key_per_word(word, key):
 
 
 # -- CLI --------------------------------------------------------------------
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
-
 
 def test_json_contract(latest_data_dir):
     r = run(latest_data_dir, "explain", SEED, "--json")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.errors import BadInput
 from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
@@ -306,21 +306,13 @@ def test_text_is_escaped_not_interpreted(tmp_path):
 
 # -- the command line -----------------------------------------------------------------------
 
-def _run(*args: str, data_dir: Path | None = None):
-    from crsearch.cli.main import cli
-
-    env = {"CRSEARCH_DATA": str(data_dir)} if data_dir else {}
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
 def test_cli_site_build_writes_a_site(tmp_path, mini_data_dir):
     out = tmp_path / "public"
-    r = _run("site", "build", str(out), "--no-search", data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(out), "--no-search")
     assert r.exit_code == 0, r.output
     assert "Built" in r.output and "2 dangling" in r.output
     assert (out / "index.html").is_file() and (out / "100.html").is_file()
-    r = _run("site", "build", str(tmp_path / "strict"), "--strict", "--no-search",
-             data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(tmp_path / "strict"), "--strict", "--no-search")
     assert r.exit_code == 2 and r.output.count("\n") <= 3, r.output
     assert "Traceback" not in r.output
 
@@ -328,19 +320,19 @@ def test_cli_site_build_writes_a_site(tmp_path, mini_data_dir):
 def test_cli_site_build_refuses_bad_output_with_one_line(tmp_path, mini_data_dir):
     f = tmp_path / "file.txt"
     f.write_text("x")
-    r = _run("site", "build", str(f), data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(f))
     assert r.exit_code == 2
     assert r.output.strip() == f"Error: {f} exists and is not a folder"
 
 
 def test_cli_site_build_without_releases_says_so(tmp_path):
-    r = _run("site", "build", str(tmp_path / "out"), data_dir=tmp_path / "empty")
+    r = run(tmp_path / "empty", "site", "build", str(tmp_path / "out"))
     assert r.exit_code == 3 and "no releases imported" in r.output
     assert r.output.count("\n") == 1
 
 
 def test_cli_site_serve_needs_a_built_site(tmp_path):
-    r = _run("site", "serve", str(tmp_path))
+    r = run(None, "site", "serve", str(tmp_path))
     assert r.exit_code == 2 and "no built site" in r.output
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.site import build as site
 from crsearch.site import offline as site_offline
@@ -207,23 +207,17 @@ def test_all_build_is_byte_identical(tmp_path, trio, monkeypatch):
 
 # -- JSON API ---------------------------------------------------------------------
 
-def _cli(*args: str, data_dir: Path):
-    from crsearch.cli.main import cli
-
-    return CliRunner().invoke(cli, list(args), env={"CRSEARCH_DATA": str(data_dir)})
-
-
 @pytest.fixture(scope="module")
 def real_cli_site(tmp_path_factory, latest_data_dir) -> Path:
     out = tmp_path_factory.mktemp("cli-site") / "site"
-    r = _cli("site", "build", str(out), "--no-search", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "site", "build", str(out), "--no-search")
     assert r.exit_code == 0, r.output
     return out
 
 
 @pytest.mark.parametrize("id", ["702.19c", "702.19", "601.2b", "100.1", "119.1d", "510.1c"])
 def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
-    r = _cli("rule", id, "--no-children", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "rule", id, "--no-children", "--json")
     assert r.exit_code == 0, r.output
     expected = json.loads(r.output)[0]
     got = json.loads((real_cli_site / "api" / "2026-08-07" / "rules" / f"{id}.json").read_text())
@@ -233,14 +227,14 @@ def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
 
 def test_api_chapter_glossary_and_index_equal_the_cli(real_cli_site, latest_data_dir):
     api = real_cli_site / "api"
-    r = _cli("rule", "702", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "rule", "702", "--json")
     assert json.loads((api / "2026-08-07" / "chapters" / "702.json").read_text()) == json.loads(r.output)
     glossary = json.loads((api / "2026-08-07" / "glossary.json").read_text())
-    r = _cli("define", "trample", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "define", "trample", "--json")
     assert json.loads(r.output) in glossary
     index = json.loads((api / "releases.json").read_text())
     assert [row["effective_date"] for row in index] == ["2026-08-07"]
-    r = _cli("releases", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "releases", "--json")
     cli_row = next(x for x in json.loads(r.output) if x["effective_date"] == "2026-08-07")
     assert {k: v for k, v in cli_row.items() if k != "dir"} == {
         k: v for k, v in index[0].items() if k not in ("api", "site")}
@@ -395,11 +389,11 @@ def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
     results = import_sources(sources, Store(tmp_path / "data"), build_index=False)
     assert all(r.error is None for r in results)
     out = tmp_path / "out"
-    r = _cli("site", "build", str(out), "--all", "--no-search", data_dir=tmp_path / "data")
+    r = run(tmp_path / "data", "site", "build", str(out), "--all", "--no-search")
     assert r.exit_code == 0, r.output
     assert "2 releases" in r.output and "MB" in r.output
     assert (out / V1 / "index.html").is_file() and (out / "changes.html").is_file()
-    r = _cli("site", "build", str(tmp_path / "none"), "--all", data_dir=tmp_path / "empty")
+    r = run(tmp_path / "empty", "site", "build", str(tmp_path / "none"), "--all")
     assert r.exit_code == 3 and "no releases imported" in r.output and "Traceback" not in r.output
 
 

@@ -20,10 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, run
 
-from crsearch.cli.main import cli
 from crsearch.site import build as site
 from crsearch.site.publish import WRITTEN
 from crsearch.store.datadir import OWNER
@@ -39,8 +37,8 @@ USER_FILES = {
 
 
 def build(out: Path | str, data_dir: Path, *extra: str):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), "site", "build", str(out),
-                                    "--no-search", *extra])
+    """``crsearch site build OUT --no-search`` from DATA_DIR."""
+    return run(data_dir, "site", "build", str(out), "--no-search", *extra)
 
 
 def plant(folder: Path, files: dict[str, str]) -> None:
@@ -111,7 +109,7 @@ def test_building_into_the_current_folder_keeps_what_is_not_the_sites(tmp_path, 
 def test_a_rebuild_removes_what_the_earlier_build_wrote_and_this_one_does_not(tmp_path,
                                                                             mini_data_dir):
     out = tmp_path / "public"
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "site", "build", str(out)])
+    r = run(mini_data_dir, "site", "build", str(out))
     assert r.exit_code == 0, r.output
     searched = sorted(p.name for p in (out / "search").iterdir())
     assert searched

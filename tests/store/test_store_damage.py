@@ -17,9 +17,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.store import datadir as store
 from crsearch.store.datadir import Store
 
@@ -38,10 +37,6 @@ def child(data_dir: Path, *args: str, timeout: float = 60) -> subprocess.Complet
                               preexec_fn=_limit_memory, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pytest.fail(f"crsearch {' '.join(args)} still ran after {timeout} s (it hangs)", pytrace=False)
-
-
-def run(data_dir: Path, *args: str):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args])
 
 
 def one_line(out: str) -> str:
@@ -156,7 +151,7 @@ for n in range(len(whole)):
     for name in [m for m in sys.modules if m == "json" or m.startswith("json.")]:
         del sys.modules[name]
     path.write_bytes(whole[:n])
-    r = CliRunner().invoke(cli, ["--data-dir", data, "rule", "201.1"])
+    r = run(data, "rule", "201.1")
     crash = "" if r.exception is None or isinstance(r.exception, SystemExit) else repr(r.exception)
     print(n, r.exit_code, repr(r.output.strip()), crash, sep="\\t")
 path.write_bytes(whole)
@@ -227,7 +222,7 @@ def test_a_wrong_shape_completion_cache_is_rebuilt_when_read(mini_data_dir, cont
     cache.write_bytes(content.encode("utf-8", "surrogateescape"))
     env = {"_CRSEARCH_COMPLETE": "bash_complete", "COMP_WORDS": "crsearch define Wid", "COMP_CWORD": "2",
            "CRSEARCH_DATA": str(mini_data_dir)}
-    r = CliRunner().invoke(cli, [], env=env, prog_name="crsearch")
+    r = run(None, env=env, prog_name="crsearch")
     assert "plain,Widget" in r.output.splitlines(), r.output
     assert completion.cache_problem(Store(mini_data_dir).pick()) is None
     assert "Widget" in json.loads(cache.read_text("utf-8"))["glossary"]
