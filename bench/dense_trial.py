@@ -227,6 +227,7 @@ def main() -> None:
     from crsearch.rules.text import words
     from crsearch.search import semantic as embed
     from crsearch.search.build import documents
+    from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
     from crsearch.search.query import parse
 
@@ -236,8 +237,8 @@ def main() -> None:
     texts = [embed.doc_text(d) for d in docs]
     args.cache.mkdir(parents=True, exist_ok=True)
 
-    lexical = Engine(stored.index_dir, semantic=False)
-    current = Engine(stored.index_dir, semantic=True)
+    lexical = Engine(stored.index_dir, config=DEFAULT.but(embeddings=False))
+    current = Engine(stored.index_dir)
     depth = 300
     lex_runs = [[(h.id, h.score) for h in lexical.search(q["query"], depth).results] for q in qs]
     cur_runs = [result_ids(current, q) for q in qs]
@@ -469,8 +470,8 @@ def process_cost() -> None:
 def result_ids(engine, q: dict, limit: int = 10) -> list[str]:
     """The engine's results for ``q``, with no question asked before from
     its own page (data/asked.json holds the development questions)."""
-    engine.asked_skip = {q["source"]} if q.get("source") else set()
-    return [h.id for h in engine.search(q["query"], limit).results]
+    skip = {q["source"]} if q.get("source") else set()
+    return [h.id for h in engine.search(q["query"], limit, asked_skip=skip).results]
 
 
 class Adapter:
@@ -497,16 +498,16 @@ class Adapter:
 
 def in_engine(models: list[str], weights: list[float]) -> None:
     """Each transformer in place of WordLlama inside crsearch's own fusion
-    (``search.SEMANTIC`` times the similarity, questions of 4+ words), dev
-    questions only; document vectors from the cache of a ``main`` run."""
-    import crsearch.search.engine as search
+    (``RankingConfig.semantic`` times the similarity, questions of 4+ words),
+    dev questions only; document vectors from the cache of a ``main`` run."""
     from crsearch.search import semantic as embed
     from crsearch.search.build import documents
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.engine import Engine
 
     qs = [q for q in load_real() if not q.get("holdout")]  # never the held-out part
     stored, release, _ = build_store("2026-08-07")
     ids = [d["id"] for d in documents(release)]
-    default = search.SEMANTIC
     for name in models:
         if name == "wordllama":
             adapter = None
@@ -519,14 +520,10 @@ def in_engine(models: list[str], weights: list[float]) -> None:
                 e5 = E5()
                 adapter = Adapter(e5.encode_query, ids, doc_m)
         for w in weights:
-            search.SEMANTIC = w
-            engine = search.Engine(stored.index_dir, semantic=True)
-            if adapter is not None:
-                engine._vectors = adapter
+            engine = Engine(stored.index_dir, config=DEFAULT.but(semantic=w), vectors=adapter)
             runs = [result_ids(engine, q) for q in qs]
             r5, mrr = metrics(runs, qs)
             print(f"{name:<10} SEMANTIC={w:<4} real dev R@5 {r5:.3f}  MRR@10 {mrr:.3f}")
-    search.SEMANTIC = default
     del embed
 
 

@@ -3,14 +3,14 @@
     python bench/fusion_trials.py [--release 2026-08-07] [--cache FILE] [TRIAL ...]
     python bench/fusion_trials.py --list
 
-Each trial adds columns to the feature rows of ``crsearch/fusion.py`` (or
-changes how ``bench/learn_fusion.py`` fits them) and prints the
-cross-validation by part that ``learn_fusion.py`` prints: fit on the other
-development parts and the development queries, MRR@10 on the part left
-out.  The rows are collected once per run (about 20 s), or read from
+Each trial adds columns to the feature rows of ``crsearch/search/fusion.py``
+(or changes how ``tools/learn_fusion.py`` fits them) and prints the
+cross-validation by part that ``bench/learn_fusion.py`` prints: fit on the
+other development parts and the development queries, MRR@10 on the part
+left out.  The rows are collected once per run (about 20 s), or read from
 ``--cache`` (written there when missing; delete it after a change to the
 search).  Held-out questions are never searched: the parts are
-``learn_fusion.development_parts()``.
+``tools/learn_fusion.development_parts()``.
 
 This is where the trials in the closing notes of issue 9 come from; a trial
 that wins here still has to earn its place in ``fusion.FEATURES``.
@@ -39,11 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from learn_fusion import cross_validate, development_rows  # noqa: E402
+from learn_fusion import cross_validate  # noqa: E402
 
-from crsearch import fusion  # noqa: E402
 from crsearch.rules.model import GLOSSARY_PREFIX  # noqa: E402
 from crsearch.rules.text import norm_title, words  # noqa: E402
+from crsearch.search import fusion  # noqa: E402
 from crsearch.search.query import card_names  # noqa: E402
 
 #: Extra columns for one question's candidates: ``(question, engine) -> array``
@@ -65,13 +65,13 @@ def _section(id: str) -> str:
 
 def doc_length(d: dict, engine) -> np.ndarray:
     """log(1 + words of the candidate's text)."""
-    return np.array([[math.log1p(len(((engine.stored(i) or {}).get("text") or "").split()))]
+    return np.array([[math.log1p(len(((engine.index.stored(i) or {}).get("text") or "").split()))]
                      for i in d["ids"]])
 
 
 def rule_kind(d: dict, engine) -> np.ndarray:
     """Subrule, rule (else glossary entry or heading)."""
-    kinds = [(engine.stored(i) or {}).get("kind") for i in d["ids"]]
+    kinds = [(engine.index.stored(i) or {}).get("kind") for i in d["ids"]]
     return np.array([[k == "subrule", k == "rule"] for k in kinds], float)
 
 
@@ -121,13 +121,13 @@ def products(d: dict, engine) -> np.ndarray:
 def glossary_cites(d: dict, engine) -> np.ndarray:
     """The best lexical score and similarity of a glossary entry among the
     candidates that cites it ("see rule 702.19")."""
-    place = engine._rule_order()
+    place = engine.index.rule_order()
     pool = sorted((i for i in d["ids"] if not i.startswith(GLOSSARY_PREFIX)),
                   key=lambda i: place.get(i, 0))
     best: dict[str, tuple[float, float]] = {}
     for i, lex, sim in zip(d["ids"], d["x"][:, _col("lexical")], d["x"][:, _col("similarity")]):
         if i.startswith(GLOSSARY_PREFIX):
-            for target in engine._cites(i, pool):
+            for target in engine.index.cites(i, pool):
                 a, b = best.get(target, (0.0, 0.0))
                 best[target] = (max(a, lex), max(b, sim))
     return np.array([best.get(i, (0.0, 0.0)) for i in d["ids"]])
@@ -184,7 +184,7 @@ def card_similarity(d: dict, engine) -> np.ndarray:
     """Similarity to the texts of the cards the question names: cosine,
     standardised over the candidates, 10 / (10 + rank); zero without a card."""
     n = len(d["ids"])
-    vectors = engine.vectors()
+    vectors = engine.index.vectors()
     vec = vectors.query([w for ws in _card_words(d) for w in ws]) if vectors else None
     if vec is None:
         return np.zeros((n, 3))
@@ -203,7 +203,6 @@ def card_search(d: dict, engine) -> np.ndarray:
         if not ws:
             continue
         # Not a question of the development set: every question asked before counts.
-        engine.asked_skip = set()
         for rank, hit in enumerate(engine.search(" ".join(ws)[:1000], 30).results, 1):
             if (n := row.get(hit.id)) is not None:
                 cols[n, 0] = max(cols[n, 0], 10 / (10 + rank))
@@ -255,19 +254,19 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown trial(s): {', '.join(unknown)} (see --list)")
 
+    from crsearch.search.engine import Engine
+    from tools.learn_fusion import development_rows, open_engine
+
+    collecting = open_engine(args.release)  # the learned fusion off
+    engine = Engine(collecting.index_dir)   # as a search ranks (the card trials search)
     if args.cache and args.cache.exists():
-        from search_quality import build_store
-
-        from crsearch.search.engine import Engine
-
-        engine = Engine(build_store(args.release)[0].index_dir)
         data = pickle.loads(args.cache.read_bytes())
         width = next((d["x"].shape[1] for part in data.values() for d in part if len(d["ids"])), 0)
         if width != len(fusion.FEATURES):
             sys.exit(f"{args.cache} holds rows of {width} features, not {len(fusion.FEATURES)}: "
                      "delete it to collect them again")
     else:
-        engine, data = development_rows(args.release)
+        data = development_rows(collecting)
         if args.cache:
             args.cache.write_bytes(pickle.dumps(data))
     print(f"{len(fusion.FEATURES)} features; development parts: "

@@ -140,16 +140,17 @@ class FTS5:
 
 def crsearch_ranker(stored, semantic: bool = True):
     from crsearch.errors import CRSearchError
+    from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
 
-    engine = Engine(stored.index_dir, semantic=semantic)
+    engine = Engine(stored.index_dir, config=DEFAULT.but(embeddings=semantic))
 
     def run(query: str, limit: int = 10, source: str = "") -> list[str]:
         # The questions asked before that crsearch ships come from the
         # development pages: none from the page this question came from.
-        engine.asked_skip = {source} if source else set()
+        skip = {source} if source else set()
         try:
-            return [h.id for h in engine.search(query, limit).results]
+            return [h.id for h in engine.search(query, limit, asked_skip=skip).results]
         except CRSearchError:
             return []
 

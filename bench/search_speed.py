@@ -103,7 +103,7 @@ def main() -> None:
             "from crsearch.search.engine import Engine\n"
             "t1 = time.perf_counter()\n"
             "e = Engine(sys.argv[1])\n"
-            "v = e.vectors()\n"
+            "v = e.index.vectors()\n"
             "t2 = time.perf_counter()\n"
             "e.search(sys.argv[2], 10)\n"
             "t3 = time.perf_counter()\n"

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from crsearch.desk.card import CardInfo
     from crsearch.ingest.pipeline import ImportResult
     from crsearch.rules.model import GlossaryEntry, Release, Rule
+    from crsearch.search.config import RankingConfig
     from crsearch.search.engine import SearchResult
     from crsearch.store.datadir import StoredRelease
     from crsearch.store.lookup import Library, Lookup
@@ -147,15 +148,20 @@ class Rules:
                     entries.append(TocEntry(1, r.id, r.title or first_words(r.text)))
         return Toc(lib.meta["effective_date"], target, entries)
 
-    def search(self, query: str, limit: int = 10) -> SearchResult:
-        """Ranked search: a keyword, term, question, rule number or pasted text."""
+    def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
+        """Ranked search: a keyword, term, question, rule number or pasted text.
+
+        ``config`` ranks otherwise than crsearch ships (``search.config``):
+        ``rules.search("humility", config=DEFAULT.but(card=0))``.
+        """
         from crsearch.errors import BadInput
+        from crsearch.search.config import DEFAULT
         from crsearch.search.engine import engine_for
 
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        return engine_for(self.stored()).search(query, limit)
+        return engine_for(self.stored(), config or DEFAULT).search(query, limit)
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
@@ -194,12 +200,14 @@ class Rules:
                            card=data.get("card"), cards_date=data.get("cards_date"))
 
     def cite_check(self, text: str, as_of: str | None = None) -> CiteCheck:
-        """Check the rule citations in ``text``: fine, missing, or moved since.
+        """Check the rule citations in ``text``: fine, moved since, missing,
+        or not the rule their words name (mismatch).
 
         The citations are read as numbered in the release in effect on
-        ``as_of`` (when the text was written; default: the latest) and
-        followed to today's numbers; the release this ``Rules`` selects
-        plays no part.
+        ``as_of`` (when the text was written); without it, on the date the
+        text gives for itself (a dated heading, a byline, front matter: see
+        ``desk.textdate``), else in today's release, and followed to
+        today's numbers.  The release this ``Rules`` selects plays no part.
         """
         from crsearch.desk.citecheck import checked
         from crsearch.errors import BadInput
@@ -215,7 +223,8 @@ class Rules:
                 raise BadInput(f"--as-of {as_of} is before the first imported release "
                                f"({first}): nothing tells what its rule numbers meant")
         got = checked(self.store, text, as_of)
-        return CiteCheck(got.release, got.latest, got.citations, got.removed)
+        return CiteCheck(got.release, got.latest, got.citations, got.removed,
+                         got.as_of, got.words_checked, got.era)
 
     def _keyword_rules(self) -> list[Any]:
         from crsearch.rules.glossary import KEYWORD_CHAPTERS
@@ -326,12 +335,21 @@ class Rules:
         :param kind: "rules" (with sections and chapters), "glossary" or "all".
         :param cosmetic: keep changes of typography only.
         """
-        from crsearch.changes.diff import diff_releases
+        import os
+
+        from crsearch.changes.diff import diff_linked, diff_releases
+        from crsearch.store.lineage import Lineage
 
         _check("Rules.diff", old=(old, _DATE), new=(new, _DATE), kind=(kind, (str,)),
                cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
-        return diff_releases(before.release(), after.release()).filtered(kind, cosmetic)
+        # Neighbouring releases are read through their link in the lineage table.
+        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
+                                                os.path.basename(after.dir))
+        got = diff_linked(before, after, link) if link is not None else None
+        if got is None:
+            got = diff_releases(before.release(), after.release())
+        return got.filtered(kind, cosmetic)
 
     def history(self, id: str) -> History:
         """Every version of one rule across the imported releases, following moves.
@@ -347,7 +365,7 @@ class Rules:
         if not stored:
             self.store.pick()  # raises the "no releases imported" error
         target = numbers.normalize(id)
-        entries = rule_history(stored, target, at=self.release_date)
+        entries = rule_history(self.store, target, at=self.release_date)
         return History(target, [s.effective_date for s in stored], entries)
 
     # -- the release as a whole ------------------------------------------------
@@ -444,10 +462,11 @@ class Rules:
 
     def repair(self) -> RepairReport:
         """Check the data folder and fix what can be fixed (catalog, chapter
-        files, meta, indexes, leftovers of interrupted runs)."""
+        files, meta, indexes, the lineage table, leftovers of interrupted runs)."""
         from crsearch.cards.store import repair_cards
+        from crsearch.changes.lineage import Linker
 
-        report = self.store.repair(_index_hooks(), _caches())
+        report = self.store.repair(_index_hooks(), _caches(), Linker())
         with self.store.lock():
             repair_cards(self.card_store(), report)
         self._stored = self._library = self._release = None
@@ -619,35 +638,59 @@ class CiteCheck:
     """The citations found in a text and what became of each.
 
     ``citations`` are ``Citation`` objects in text order (``id``, ``line``,
-    ``column``, ``status``: "ok", "moved" with ``now`` today's number,
-    "missing" with ``nearest`` close ids, or "skipped" when written inside a
-    URL, HTML or code); ``removed`` maps a removed id to the release that
-    dropped it.  ``release`` is the release the numbers were read in,
-    ``latest`` today's.
+    ``column``, ``status``): "ok", "moved" (``now`` is today's number),
+    "mismatch" (the words next to it, ``words``, name another rule: ``now``
+    is that rule's number today), "missing" (``nearest`` lists close ids;
+    ``now`` the rule its words name or a removed rule's closest successor,
+    when there is one) or "skipped" (written inside a URL, HTML or code).
+    ``removed`` maps a removed id to the release that dropped it.
+    ``release`` is the release the numbers were read in, ``latest`` today's.
+    ``as_of`` says which date was used and where it came from: ``{"date",
+    "from": "option"}``, ``{"date", "from": "text", "line", "words",
+    "kind"}`` (the text's own date), or None (no date: today's numbers).
+    ``era`` is set for a text without a date that cites numbers only older
+    releases have: ``{"date", "by"}``, the newest release that has them all
+    and those numbers; a citation read in another release than ``release``
+    says which in ``read_in``.  ``words_checked`` counts the citations whose
+    words named a rule.
     """
 
-    def __init__(self, release: str, latest: str, citations: list[Any], removed: dict[str, str]):
+    def __init__(self, release: str, latest: str, citations: list[Any],
+                 removed: dict[str, str], as_of: dict[str, Any] | None = None,
+                 words_checked: int = 0, era: dict[str, Any] | None = None):
         self.release, self.latest = release, latest
         self.citations, self.removed = citations, removed
+        self.as_of, self.words_checked, self.era = as_of, words_checked, era
 
     def __iter__(self) -> Any:
         return iter(self.citations)
 
     def count(self, status: str) -> int:
-        """How many citations have ``status`` ("ok", "moved", "missing" or "skipped")."""
+        """How many citations have ``status`` ("ok", "moved", "mismatch", "missing" or "skipped")."""
         return sum(1 for c in self.citations if c.status == status)
 
     @property
     def problems(self) -> int:
-        """Citations that are not fine (moved or missing)."""
-        return self.count("moved") + self.count("missing")
+        """Citations that are not fine (moved, mismatch or missing)."""
+        return sum(1 for c in self.citations if c.status not in ("ok", "skipped"))
+
+    @property
+    def today_only(self) -> bool:
+        """Nothing told how old the text is: no date, no words that name a
+        rule; the numbers were checked against today's release only."""
+        return (self.as_of is None and self.era is None and self.words_checked == 0
+                and bool(self.citations))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"release": self.release, "citations": [c.to_dict() for c in self.citations]}
+        return {"release": self.release, "latest": self.latest, "as_of": self.as_of,
+                "era": self.era, "words_checked": self.words_checked,
+                "today_only": self.today_only,
+                "citations": [c.to_dict() for c in self.citations]}
 
     def __repr__(self) -> str:
         return (f"<CiteCheck {self.release}: {len(self.citations)} citations, "
-                f"{self.count('moved')} moved, {self.count('missing')} missing>")
+                f"{self.count('moved')} moved, {self.count('mismatch')} mismatch, "
+                f"{self.count('missing')} missing>")
 
 
 class Releases:

@@ -308,3 +308,49 @@ def shot(pg, name: str, full: bool = False) -> None:
     path = SHOTS / f"{name}.png"
     pg.screenshot(path=str(path), full_page=full)
     print(f"screenshot: {path}")
+
+
+def make_release(date: str, rules: dict[str, str], glossary: dict[str, str] | None = None,
+                 chapters: dict[str, str] | None = None, sections: dict[str, str] | None = None,
+                 examples: dict[str, list[str]] | None = None):
+    """A small synthetic release, in our own words: rules by id, in rule order."""
+    from crsearch.rules import numbers
+    from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
+
+    chapters = chapters or {"100": "Playing", "101": "Golden Rules"}
+    sections = sections or {"1": "Basics"}
+    examples = examples or {}
+    rules_list = [Rule(i, numbers.kind(i), t, list(examples.get(i, ())))
+                  for i, t in sorted(rules.items(), key=lambda kv: numbers.sort_key(kv[0]))]
+    return Release(
+        effective_date=date,
+        sections=[Section(i, t) for i, t in sections.items()],
+        chapters=[Chapter(i, t, i[0]) for i, t in chapters.items()],
+        rules=rules_list,
+        glossary=[GlossaryEntry(term, term, text) for term, text in (glossary or {}).items()],
+    )
+
+
+@pytest.fixture(scope="session")
+def archive_data_dir(tmp_path_factory) -> Path:
+    """A data dir holding all the archived releases (no search indexes), imported
+    as ``crsearch update --from`` does, lineage table included (read-only!).
+    Minutes to make: for ``slow`` tests only."""
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
+
+    root = tmp_path_factory.mktemp("data-archive")
+    results = import_sources([Source(p.name, p.read_bytes(), path=str(p)) for p in archive_files()],
+                             Store(root), build_index=False, jobs=2)
+    assert all(r.error is None for r in results), [r.error for r in results if r.error]
+    return root
+
+
+@pytest.fixture(scope="session")
+def cite_pair_dir(tmp_path_factory) -> Path:
+    """A data dir with two synthetic releases (read-only!): 2012-01-10, and
+    2026-06-05 where the "heirloom rule" moved from 104.5k to 104.5j (104.5k
+    is the "crown rule" now) and a new keyword moved Stomp from 201.2 to 201.3."""
+    return _store_with(tmp_path_factory, "cite-pair",
+                       [FIXTURES / "cite_2012.txt", FIXTURES / "cite_2026.txt"], build_index=False)

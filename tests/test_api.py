@@ -95,7 +95,7 @@ def test_cite_check_is_cite_check_json(rules, latest_data_dir):
     assert got.to_dict() == json.loads(r.output)
     assert [c.status for c in got] == ["ok", "ok", "missing"]
     assert (got.count("missing"), got.problems, got.latest) == (1, 1, "2026-08-07")
-    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 1 missing>"
+    assert repr(got) == "<CiteCheck 2026-08-07: 3 citations, 0 moved, 0 mismatch, 1 missing>"
     old = rules.cite_check("Trample is 702.19c.", as_of="2026-07-01")
     assert old.release == "2026-06-19"
     assert old.to_dict() == cli_json(latest_data_dir, "cite-check", "-", "--as-of", "2026-07-01",
@@ -108,6 +108,19 @@ def test_search_is_search_json(indexed_data_dir):
         got = rules.search(query, limit=5).to_dict()
         assert got == cli_json(indexed_data_dir, "search", query, "--limit", "5", "--json")
     assert rules.search("deathtuch").suggestion == "deathtouch"
+
+
+def test_search_ranks_by_the_config_given(indexed_data_dir):
+    from crsearch.search.config import DEFAULT
+
+    rules = Rules.open(indexed_data_dir)
+    question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
+    shipped = rules.search(question)
+    assert any(h.why.get("card") == "humility" for h in shipped.results)
+    without_cards = rules.search(question, config=DEFAULT.but(card=0.0))
+    assert not any("card" in h.why for h in without_cards.results)
+    # Another config does not change what the shipped one ranks.
+    assert [h.id for h in rules.search(question).results] == [h.id for h in shipped.results]
 
 
 # -- the objects behind to_dict() ----------------------------------------------------

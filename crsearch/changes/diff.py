@@ -758,6 +758,82 @@ def diff_releases(old: Release, new: Release) -> ReleaseDiff:
                        old.counts(), new.counts(), notes)
 
 
+def diff_linked(old: Any, new: Any, link: Any) -> ReleaseDiff | None:
+    """``diff_releases`` of two neighbouring stored releases, read through the
+    link between them (``store.lineage.Link``): the rules are not paired
+    again, and only those that changed are read.  None when the link cannot
+    tell (made before it kept the whole pairing, a release that repeats an
+    id or is incomplete): pair the whole releases then.
+    """
+    from crsearch.store.datadir import sections_and_chapters
+
+    if "wgone" not in link.data or link.repeat_old or link.repeat_new:
+        return None
+    metas = old.meta(), new.meta()
+    if not all(m.get("complete", True) for m in metas):
+        return None
+    (old_sections, old_chapters), (new_sections, new_chapters) = map(sections_and_chapters, metas)
+    section_changes, _ = pair_headings(old_sections, new_sections, "section")
+    chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
+    idmap, scores = link.whole, link.data.get("scores") or {}
+    gone = {x for x, y in link.gone.items() if y is None} | set(link.data["wgone"])
+    came = {y for y, x in link.came.items() if x is None} | set(link.data["wcame"])
+    pairs: list[tuple[str | None, str | None]] = [
+        (x, None if x in gone else idmap.get(x, x)) for x in metas[0]["rule_ids"]]
+    pairs += [(None, y) for y in metas[1]["rule_ids"] if y in came]
+    pairs = [(o, n) for o, n in pairs if o is None or n is None or o != n or link.changed(o)]
+    olds = _rules_of(old, [o for o, _ in pairs if o is not None])
+    news = _rules_of(new, [n for _, n in pairs if n is not None])
+    rule_changes = []
+    for o_id, n_id in pairs:
+        o, n = olds.get(o_id) if o_id else None, news.get(n_id) if n_id else None
+        if o is None and n is not None:
+            rule_changes.append(describe(n.kind, "added", None, Version.of_rule(n), 0.0, idmap))
+        elif n is None and o is not None:
+            rule_changes.append(describe(o.kind, "removed", Version.of_rule(o), None, 0.0, idmap))
+        elif o is not None and n is not None:
+            s = min(scores.get(o.id, 1.0), 1.0)
+            rule_changes.append(describe(n.kind, "moved" if o.id != n.id else "changed",
+                                         Version.of_rule(o), Version.of_rule(n), s, idmap,
+                                         old_kind=o.kind if o.id != n.id else None))
+    full_map = {**{k: v for k, v in chapter_map.items() if k != v}, **idmap}
+    old_terms, new_terms = _differing_terms(old.glossary_dicts(), new.glossary_dicts())
+    glossary = _glossary_changes([GlossaryEntry.from_dict(g) for g in old_terms],
+                                 [GlossaryEntry.from_dict(g) for g in new_terms], full_map)
+    changes = sorted(section_changes + chapter_changes + rule_changes, key=_order)
+    changes += sorted(glossary, key=_order)
+    return ReleaseDiff(old.effective_date, new.effective_date, changes, metas[0]["counts"],
+                       metas[1]["counts"], [])
+
+
+def _differing_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The stored glossary entries of two releases without those that
+    ``_glossary_changes`` pairs by term and finds unchanged (when no term
+    repeats: a repeated term is told apart by its place)."""
+    def key(g: dict[str, Any]) -> str:
+        return str(g.get("term", "")).lower()
+
+    a, b = {key(g): g for g in old}, {key(g): g for g in new}
+    if len(a) != len(old) or len(b) != len(new):
+        return old, new
+    same = {k for k, g in a.items() if k in b
+            and (g.get("heading"), g.get("text")) == (b[k].get("heading"), b[k].get("text"))}
+    return [g for g in old if key(g) not in same], [g for g in new if key(g) not in same]
+
+
+def _rules_of(stored: Any, ids: list[str]) -> dict[str, Rule]:
+    """The rules ``ids`` of a stored release (the first of each id), reading
+    only their chapters."""
+    want = set(ids)
+    out: dict[str, Rule] = {}
+    for chapter in sorted({i.split(".", 1)[0] for i in want}):
+        for d in stored.chapter_dicts(chapter):
+            if d["id"] in want and d["id"] not in out:
+                out[d["id"]] = Rule.from_dict(d)
+    return out
+
+
 def group_moves(changes: Sequence[Change]) -> list[tuple[Change, list[Change]]]:
     """Each change with the moves it explains: a renumbered chapter or rule
     takes along its rules or subrules that moved with it unchanged (702.19 ->
@@ -787,5 +863,5 @@ def group_moves(changes: Sequence[Change]) -> list[tuple[Change, list[Change]]]:
     return out
 
 
-__all__ = ["Change", "ReleaseDiff", "Version", "describe", "diff_releases", "group_moves",
+__all__ = ["Change", "ReleaseDiff", "Version", "describe", "diff_linked", "diff_releases", "group_moves",
            "normalize_typography", "pair_headings", "pair_rules", "ratio", "word_diff"]

@@ -1,19 +1,27 @@
 """The history of one rule across releases, following it when renumbered.
 
 Built on the pairing in ``diff.py``: each neighbouring pair of releases is
-compared one chapter at a time, and a whole release is loaded only when the
-rule seems to appear or vanish.
+compared one chapter at a time, and the whole releases only for a rule
+that seems to appear or vanish.  A data folder keeps those pairings, worked
+out once at import, in its lineage table (``lineage.py``,
+``store/lineage.py``): a history then reads the table and the few versions
+of the rule that differ.  Releases given as a list, or a data folder whose
+table lacks more than ``MAX_MISSING`` links, are paired here as they are read.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 from crsearch.changes.diff import Change, Segment, Version, describe, pair_headings, pair_rules
 from crsearch.errors import BadInput, NotFound
 from crsearch.rules import numbers
 from crsearch.rules.model import Release, Rule
 from crsearch.rules.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from crsearch.store.lineage import Lineage, Link
 
 
 class History:
@@ -149,15 +157,15 @@ def rule_history(releases: Any, id: str, at: str | None = None) -> list[HistoryE
         (default: the latest release that has it).
     Raises NotFound (with suggestions) if no release has the rule.
     """
+    chain = _Chain.of(releases)
+    if chain is not None:
+        return _table_history(chain, _target(id), at)
     if hasattr(releases, "releases") and callable(releases.releases):
         releases = releases.releases()
     versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)
     if not versions:
         raise NotFound("no releases to read the history from")
-    target = numbers.normalize(id)
-    if numbers.kind(target) not in ("rule", "subrule"):
-        raise BadInput(f"{target} is a {numbers.kind(target)}; history follows one rule "
-                       f"or subrule, such as 702.19 or 702.19c")
+    target = _target(id)
     if at is not None:
         from crsearch.store.datadir import normalize_date
 
@@ -204,6 +212,171 @@ def rule_history(releases: Any, id: str, at: str | None = None) -> list[HistoryE
     return entries
 
 
+def _target(id: str) -> str:
+    target = numbers.normalize(id)
+    if numbers.kind(target) not in ("rule", "subrule"):
+        raise BadInput(f"{target} is a {numbers.kind(target)}; history follows one rule "
+                       f"or subrule, such as 702.19 or 702.19c")
+    return target
+
+
+#: Links a data folder's table may lack for a history to read it (they are
+#: worked out on the spot); with more, the releases are paired as they are read.
+MAX_MISSING = 2
+
+
+class _Chain:
+    """A data folder's releases in date order and the links between them."""
+
+    def __init__(self, stored: list[Any], lineage: Lineage):
+        self.stored = stored
+        self.dates: list[str] = [s.effective_date for s in stored]
+        self.folders = [os.path.basename(s.dir) for s in stored]
+        self.lineage = lineage
+        self._ids: dict[int, set[str]] = {}
+        self._links: dict[int, Link] = {}
+
+    @classmethod
+    def of(cls, releases: Any) -> _Chain | None:
+        """The chain of a ``Store`` whose table is (nearly) whole, else None."""
+        if not (hasattr(releases, "releases") and callable(releases.releases)
+                and hasattr(releases, "dir")):
+            return None
+        from crsearch.store.lineage import Lineage
+
+        lineage = Lineage.read(releases.dir)
+        chain = cls(releases.releases(), lineage)
+        if not chain.stored:
+            raise NotFound("no releases to read the history from")
+        if len(lineage.missing(chain.folders)) > MAX_MISSING:
+            return None
+        return chain
+
+    def link(self, k: int) -> Link:
+        """The link from release ``k - 1`` to release ``k``."""
+        got = self._links.get(k)
+        if got is None:
+            got = self.lineage.get(self.folders[k - 1], self.folders[k])
+            if got is None:
+                from crsearch.changes.lineage import link
+                from crsearch.store.lineage import Link
+
+                data = link(self.stored[k - 1].release(), self.stored[k].release())
+                got = Link(self.folders[k - 1], self.folders[k], data)
+            self._links[k] = got
+        return got
+
+    def ids(self, k: int) -> set[str]:
+        if k not in self._ids:
+            self._ids[k] = set(self.stored[k].meta()["rule_ids"])
+        return self._ids[k]
+
+    def rule(self, k: int, id: str, copy: int = 0) -> Rule:
+        """Rule ``id`` as release ``k`` has it (which copy, if it repeats the id)."""
+        got = self.stored[k].rule_dicts(id.split(".", 1)[0], id, lambda i: i == id)
+        if len(got) <= copy:
+            from crsearch.errors import DamagedStore
+
+            raise DamagedStore(f"release {self.dates[k]} lacks rule {id}, which its lineage "
+                               "table names; run `crsearch repair`")
+        return Rule.from_dict(got[copy])
+
+    def anchor(self, target: str, at: str | None) -> int:
+        """The release ``target`` is read in (see ``rule_history``)."""
+        if at is not None:
+            from crsearch.store.datadir import normalize_date
+
+            day = normalize_date(at)
+            upto = [k for k, d in enumerate(self.dates) if d <= day]
+            if not upto:
+                raise NotFound(f"no release was in effect on {day}; the earliest is "
+                               f"{self.dates[0]}", [self.dates[0]])
+            if target not in self.ids(upto[-1]):
+                raise NotFound(f"there is no rule {target} in the {self.dates[upto[-1]]} rules",
+                               did_you_mean(target, self.ids(upto[-1])))
+            return upto[-1]
+        k = len(self.stored) - 1
+        has = target in self.ids(k)
+        while not has and k > 0:
+            has = self.link(k).in_old(target, has)
+            k -= 1
+        if not has:
+            raise NotFound(f"no imported release has a rule {target}",
+                           did_you_mean(target, self.ids(len(self.stored) - 1)))
+        return k
+
+
+def _change(chain: _Chain, k: int, old: tuple[str, int], new: tuple[str, int], whole: bool,
+            chapter: str) -> tuple[Change, Rule]:
+    """The change of link ``k`` from rule ``old`` to rule ``new`` (id, copy),
+    and the new rule."""
+    o_rule, n_rule = chain.rule(k - 1, *old), chain.rule(k, *new)
+    op = "moved" if o_rule.id != n_rule.id else "changed"
+    return describe(n_rule.kind, op, Version.of_rule(o_rule), Version.of_rule(n_rule), 1.0,
+                    chain.link(k).renumbering(whole, chapter)), n_rule
+
+
+def _table_history(chain: _Chain, target: str, at: str | None) -> list[HistoryEntry]:
+    """``rule_history`` read from a data folder's lineage table."""
+    anchor = chain.anchor(target, at)
+    entries: list[HistoryEntry] = []
+    current, copy, k = target, 0, anchor
+    while k > 0:
+        before, whole, old_copy, new_copy, differs = chain.link(k).step(current, False)
+        if before is None:
+            break
+        if differs:
+            change, rule = _change(chain, k, (before, old_copy), (current, new_copy), whole,
+                                   current.split(".", 1)[0])
+            entries.append(_entry(chain.dates[k], change, rule))
+        current, copy, k = before, old_copy, k - 1
+    first = chain.rule(k, current, copy)
+    entries.append(HistoryEntry(chain.dates[k], "added" if k > 0 else "present", first.id,
+                                text=first.text, examples=first.examples))
+    entries.reverse()
+    current = target
+    for k in range(anchor + 1, len(chain.stored)):
+        after, whole, old_copy, new_copy, differs = chain.link(k).step(current, True)
+        if after is None:
+            entries.append(HistoryEntry(chain.dates[k], "removed", current))
+            break
+        if differs:
+            change, rule = _change(chain, k, (current, old_copy), (after, new_copy), whole,
+                                   current.split(".", 1)[0])
+            entries.append(_entry(chain.dates[k], change, rule))
+        current = after
+    return entries
+
+
+def _table_trace(chain: _Chain, ids: list[str], at: str) -> dict[str, tuple[str | None, str]]:
+    """``trace_forward`` read from a data folder's lineage table."""
+    from crsearch.store.datadir import normalize_date
+
+    day = normalize_date(at)
+    upto = [k for k, d in enumerate(chain.dates) if d <= day]
+    if not upto:
+        raise NotFound(f"no release was in effect on {day}; the earliest is "
+                       f"{chain.dates[0]}", [chain.dates[0]])
+    anchor = upto[-1]
+    have = chain.ids(anchor)
+    current = {i: i for i in ids if i in have}
+    out: dict[str, tuple[str | None, str]] = {}
+    for k in range(anchor + 1, len(chain.stored)):
+        link = chain.link(k)
+        for start, cur in list(current.items()):
+            stays, after = link.trace(cur)
+            if stays:
+                continue
+            if after is None:
+                out[start] = (None, chain.dates[k])
+                del current[start]
+            else:
+                current[start] = after
+    for start, cur in current.items():
+        out[start] = (cur, chain.dates[-1])
+    return out
+
+
 def _entry(date: str, change: Change, rule: Rule) -> HistoryEntry:
     event = "moved" if change.op == "moved" else "changed"
     return HistoryEntry(date, event, rule.id, change.old_id if change.op == "moved" else None,
@@ -219,8 +392,12 @@ def trace_forward(releases: Any, ids: list[str], at: str) -> dict[str, tuple[str
     the release in effect on ``at`` does not have are left out.  A step where
     a rule keeps its number and its text costs a dictionary lookup; the
     others pair each chapter once per step (as ``rule_history`` does), and
-    the whole release only for rules that seem to vanish.
+    the whole release only for rules that seem to vanish.  A data folder's
+    lineage table answers without pairing anything.
     """
+    chain = _Chain.of(releases)
+    if chain is not None:
+        return _table_trace(chain, ids, at)
     if hasattr(releases, "releases") and callable(releases.releases):
         releases = releases.releases()
     versions = sorted((_Version(r) for r in releases), key=lambda v: v.date)

@@ -136,8 +136,8 @@ def explain(ctx: click.Context, text: tuple[str, ...], as_json: bool, cite_fmt: 
 
 # -- cite-check ----------------------------------------------------------------
 
-def _emit_citations_json(release: str, cites: list[Any]) -> None:
-    """``emit_json({"release": ..., "citations": [...]})``, written a thousand
+def _emit_citations_json(head: dict[str, Any], cites: list[Any]) -> None:
+    """``emit_json({**head, "citations": [...]})``, written a thousand
     citations at a time: the same bytes, without the whole text in memory at
     once, and each citation's flat dict laid out directly (json.dumps with
     an indent is pure Python, and slow on a long text)."""
@@ -159,9 +159,10 @@ def _emit_citations_json(release: str, cites: list[Any]) -> None:
                 + "\n    }")
 
     if not cites:
-        emit_json({"release": release, "citations": []})
+        emit_json({**head, "citations": []})
         return
-    out = ['{\n  "release": ' + quoted(release) + ',\n  "citations": [']
+    empty = json.dumps({**head, "citations": []}, ensure_ascii=False, indent=2)
+    out = [empty[:-len("[]\n}")] + "["]
     for k in range(0, len(cites), 1000):
         items = (item(c.to_dict()) for c in cites[k:k + 1000])
         out.append(("," if k else "") + ",".join(items))
@@ -173,28 +174,37 @@ def _emit_citations_json(release: str, cites: list[Any]) -> None:
 @click.command("cite-check")
 @click.argument("file", metavar="FILE|-")
 @click.option("--as-of", "as_of", metavar="DATE",
-              help="Read the citations as numbered on DATE (when the text was written).")
+              help="Read the citations as numbered on DATE (when the text was written; "
+                   "default: the date the text gives, else today).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--fix", is_flag=True,
               help="Rewrite FILE with moved citations renumbered (see above).")
 @click.pass_context
 def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, fix: bool) -> None:
-    """Check the rule citations in a text: fine, missing or moved since.
+    """Check the rule citations in a text: fine, moved since, missing, or
+    not the rule their words name.
 
     Finds citations in every form `crsearch rule` accepts (702.19c, CR 702.19c,
-    rule 702.19c, §702.19c, 601.2f-h, lists) and checks each against the
-    release in effect on --as-of (default: the latest).  Prints one line per
-    problem as FILE:LINE:COL, then a summary; exits with 1 when any citation
-    is missing or moved, so it can run in CI.  A citation is prose: numbers
-    inside URLs, HTML tags, inline code and fenced code blocks are listed
-    as skipped and never checked nor changed.
+    rule 702.19c, §702.19c, 601.2f-h, lists) and reads each as numbered on
+    --as-of.  Without it, a text that says when it was written (a dated
+    heading or byline such as "posted May 23, 2013", front matter's date:,
+    a post's timestamp) is read as of that date; the summary says which date
+    and where it was found, or that the numbers were checked against today's
+    release only.  Words next to a citation that name a rule ("the legend
+    rule (704.5k)") are checked too: when they name another rule, the
+    citation is a mismatch and the rule they name is given.  Prints one line
+    per problem as FILE:LINE:COL, then a summary; exits with 1 when any
+    citation is moved, mismatched or missing, so it can run in CI.  A
+    citation is prose: numbers inside URLs, HTML tags, inline code and
+    fenced code blocks are listed as skipped and never checked nor changed.
 
     --fix writes to the file FILE is: a symlink's target (the link stays a
     link), under every name of a hard-linked file, keeping its owner, group
     and mode.  It is replaced in one step where a new file can be all that;
     a file with hard links, someone else's shared file, or one in a folder
     that takes no new file is rewritten in place.  A read-only file, or one
-    edited while the check ran, is left as it is (exit 2).
+    edited while the check ran, is left as it is (exit 2).  Short ranges
+    stay short (601.2a-h).
 
     \b
     Example:
@@ -219,7 +229,9 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
     result = rules(ctx).cite_check(text, as_of)
     cites = result.citations
     if as_json:
-        _emit_citations_json(result.release, cites)
+        head = result.to_dict()
+        del head["citations"]
+        _emit_citations_json(head, cites)
     else:
         from crsearch.cli.output import render_cite_check
 
@@ -230,7 +242,7 @@ def cite_check(ctx: click.Context, file: str, as_of: str | None, as_json: bool, 
             citecheck.replace_file(snap, citecheck.encode(new, encoding))
             if not as_json:
                 click.echo(f"Renumbered {result.count('moved')} citation(s) in {name}.")
-    if result.count("moved") or result.count("missing"):
+    if result.problems:
         ctx.exit(1)
 
 

@@ -271,8 +271,9 @@ def repair(ctx: click.Context) -> None:
 
     Rebuilds a damaged catalog from the release folders, rewrites damaged
     chapter files and meta.json from the stored release, rebuilds damaged
-    search indexes and removes leftovers of interrupted runs.  A release whose
-    own file is damaged is set aside; import it again.
+    search indexes, completes the lineage table that `history` reads and
+    removes leftovers of interrupted runs.  A release whose own file is
+    damaged is set aside; import it again.
 
     \b
     Example:

@@ -251,16 +251,19 @@ def make_server(data_dir: str | None = None, release: str | None = None) -> MCPS
             "Any text that cites rules: your draft answer, an article, notes."))],
         as_of: Annotated[str | None, Field(description=(
             "When the text was written (YYYY-MM-DD): its numbers are read as numbered "
-            "then. Default: today's numbers."))] = None,
+            "then. Default: the date the text gives for itself, else today's numbers."))] = None,
     ) -> DictResult:
-        """Check every rule number in a text: ok, moved since, or missing.
+        """Check every rule number in a text: ok, moved since, mismatch, or missing.
 
         Before you answer, run cite_check on your draft: check every rule
         number you cite, and fix or drop any that is not "ok". A "moved"
-        citation gives today's number in `now`; a "missing" one the closest
-        numbers in `nearest`. For an older text (an article from 2015), give
-        `as_of`, the date it was written. Returns what `crsearch cite-check
-        FILE --json` prints.
+        citation gives today's number in `now`; a "mismatch" is a number
+        whose nearby words name another rule (`now` is that rule, `words`
+        the words read), so write the rule's words next to each number; a
+        "missing" one gives the closest numbers in `nearest`. For an older
+        text (an article from 2015), give `as_of`, the date it was written,
+        unless the text says it (`as_of` in the answer tells which date was
+        used). Returns what `crsearch cite-check FILE --json` prints.
         """
         return desk.answer(lambda: desk.rules().cite_check(text, as_of).to_dict())
 

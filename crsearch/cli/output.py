@@ -333,35 +333,61 @@ _INSIDE = {"url": "a URL", "html": "an HTML tag", "code": "code", "": "links or 
 
 
 def render_cite_check(result: CiteCheck, name: str) -> str:
-    """One ``NAME:LINE:COL: problem`` line per moved, missing or skipped
-    citation, then a summary."""
+    """One ``NAME:LINE:COL: problem`` line per citation that is not fine or
+    was skipped, then a summary that says which date the numbers were read
+    as of and where that date came from."""
     out = []
     for c in result.citations:
         if c.status == "moved":
             msg = f"{c.id} moved -> {c.now}"
+        elif c.status == "mismatch":
+            msg = f"{c.id} is not what \"{c.words}\" names: that is {c.now} today"
         elif c.status == "missing":
             if c.id in result.removed:
                 msg = f"{c.id} was removed in {result.removed[c.id]}"
             else:
                 msg = f"{c.id} does not exist in the {result.release} rules"
-            if c.nearest:
+            if c.now:
+                said = f"\"{c.words}\"" if c.words else "its words"
+                msg += f"; {said} {'name' if c.words else 'live on in'} {c.now} today"
+            elif c.nearest:
                 msg += f"; did you mean {', '.join(c.nearest[:3])}?"
         elif c.status == "skipped":
             msg = f"{c.id} skipped: inside {_INSIDE.get(c.inside or '', 'code')}, left as written"
         else:
             continue
         out.append(f"{name}:{c.line}:{c.column}: {msg}")
-    moved, missing, skipped = (result.count(s) for s in ("moved", "missing", "skipped"))
-    checked = len(result.citations) - skipped
-    if not result.citations:
-        out.append(f"{name}: no rule citations found")
+    skipped = result.count("skipped")
+    n = len(result.citations) - skipped
+    if not n:
+        out.append(f"{name}: 0 citations checked; {skipped} skipped in links, HTML or code"
+                   if skipped else f"{name}: no rule citations found")
+        return "\n".join(out)
+    tally = ", ".join(f"{result.count(s)} {word}" for s, word in (
+        ("ok", "ok"), ("moved", "moved"), ("mismatch", "mismatched"), ("missing", "missing")))
+    if skipped:
+        tally += f"; {skipped} skipped in links, HTML or code"
+    cites = f"{n} citation{'s' if n != 1 else ''}"
+    when = result.as_of
+    if when is not None and when["from"] == "text":
+        words = when["words"] if len(when["words"]) <= 60 else when["words"][:59] + "…"
+        head = (f"{cites} read as of {when['date']}, the date on line {when['line']} "
+                f"(\"{words}\"), in the {result.release} rules")
+    elif when is not None:
+        head = f"{cites} read as of {when['date']} (--as-of), in the {result.release} rules"
+    elif result.today_only:
+        head = (f"{cites} checked against today's release ({result.release}) only: the text "
+                f"has no date and no words that name the rules (give --as-of DATE if it is "
+                f"older)")
     else:
-        summary = (f"{name}: {checked} citation{'s' if checked != 1 else ''} checked "
-                   f"against {result.release}: {checked - moved - missing} ok, "
-                   f"{moved} moved, {missing} missing")
-        if skipped:
-            summary += f"; {skipped} skipped in links, HTML or code"
-        out.append(summary)
+        era = ""
+        if result.era is not None:
+            old = result.era["by"]
+            era = (f"; it cites {', '.join(old[:3])}{' …' if len(old) > 3 else ''}, of the "
+                   f"{result.era['date']} rules and before")
+        head = (f"{cites} checked against {result.release} (the text has no date{era}; "
+                f"{result.words_checked} checked by the words around them)")
+    out.append(f"{name}: {head}: {tally}")
     return "\n".join(out)
 
 

@@ -11,11 +11,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.errors import CRSearchError, KeptRelease, NotACR, short
 from crsearch.rules.model import Release
 from crsearch.store.datadir import Store, StoredRelease
+
+if TYPE_CHECKING:
+    from crsearch.search.tables import Via
 
 Progress = Callable[[int, int, str], None]
 
@@ -58,10 +61,64 @@ def release_from_site(folder: str | Path) -> Release:
     return refs.resolve(release)
 
 
-def _index_builder(release: Release, folder: Path) -> None:
-    from crsearch.search import build
+def _index_builder(store_root: str) -> Callable[[Release, Path], None]:
+    def build_index(release: Release, folder: Path) -> None:
+        from crsearch.search import build
 
-    build.build_index(release, folder / "index")
+        build.build_index(release, folder / "index", _via(Store(store_root), release))
+
+    return build_index
+
+
+def _via(store: Store, release: Release, folder: str | None = None) -> Via | None:
+    # A data folder that cannot be read leaves the tables to the shipped map
+    # and the words check; it never stops an import.
+    try:
+        return via(store, release, folder)
+    except (CRSearchError, OSError, ValueError):
+        return None
+
+
+def via(store: Store, release: Release, folder: str | None = None) -> Via | None:
+    """How the shipped tables reach ``release`` when the shipped map does not
+    know it: the data folder's lineage from the nearest release the map knows
+    (the one before it, else the one after), the last link worked out here
+    when ``release`` is not stored yet (``folder``: its folder when it is).
+    None when the map knows the release or the data folder has no way there.
+    """
+    from crsearch.changes.lineage import Linker, link
+    from crsearch.search.tables import Via, renumbering
+    from crsearch.store.lineage import Lineage, Link
+
+    known = renumbering()
+    date = release.effective_date
+    if not known.dates or known.index(date) is not None:
+        return None
+    stored = [s for s in store.releases() if s.effective_date != date]
+    names = [os.path.basename(s.dir) for s in stored]
+    mapped = [k for k, s in enumerate(stored) if known.index(s.effective_date) is not None]
+    if not mapped:
+        return None
+    lineage, linker = Lineage.read(store.dir), Linker()
+
+    def between(a: int | None, b: int | None) -> Link:
+        """The link from ``a`` to ``b``: places in ``stored``, None for ``release``."""
+        old = names[a] if a is not None else folder or ""
+        new = names[b] if b is not None else folder or ""
+        got = lineage.get(old, new)
+        if got is None:
+            got = Link(old, new, link(release if a is None else linker.release(stored[a]),
+                                      release if b is None else linker.release(stored[b])))
+        return got
+
+    before = [k for k in mapped if stored[k].effective_date < date]
+    if before:
+        last = max(k for k, s in enumerate(stored) if s.effective_date < date)
+        links = [between(k, k + 1) for k in range(before[-1], last)] + [between(last, None)]
+        return Via(stored[before[-1]].effective_date, links, forward=True)
+    first = min(k for k, s in enumerate(stored) if s.effective_date > date)
+    links = [between(k - 1, k) for k in range(mapped[0], first, -1)] + [between(None, first)]
+    return Via(stored[mapped[0]].effective_date, links, forward=False)
 
 
 def warnings_for(release: Release) -> list[str]:
@@ -100,7 +157,7 @@ def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = Non
         result.release = release
         result.warnings = warnings_for(release)
         result.staged = Store(store_root).stage(
-            release, _index_builder if build_index else None, owner=owner)
+            release, _index_builder(store_root) if build_index else None, owner=owner)
     except CRSearchError as e:
         result.error = str(e)
     except (UnicodeError, ValueError) as e:
@@ -199,10 +256,14 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
             todo.append(n)
     stored: list[str] = []
 
+    linker: Any = None
+
     def publish(n: int, staged: ImportResult) -> None:
+        nonlocal linker
         done = results[n] = _publish(store, staged, force)
         if done.stored is not None:
             stored.append(done.stored.effective_date)
+            linker = _relink(store, done, linker)
         if progress:
             progress(n + 1, total, staged.name)
 
@@ -231,6 +292,31 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
     finally:
         restore()
     return results
+
+
+def _relink(store: Store, done: ImportResult, linker: Any) -> Any:
+    """Link a release just published to its neighbours in the lineage table.
+
+    A failure leaves the table without those links (history then pairs
+    them itself) and says so; the next import or ``crsearch repair`` adds
+    them.  Returns the linker, which keeps the releases this run parsed.
+    """
+    from crsearch.changes.lineage import Linker
+    from crsearch.store.lineage import relink
+
+    assert done.stored is not None and done.release is not None
+    if linker is None:
+        linker = Linker()
+    # The release just parsed and the one before it are all a batch in date
+    # order needs: keep those in memory, read any other from the store.
+    folder = os.path.basename(done.stored.dir)
+    linker.known = {**dict(list(linker.known.items())[-1:]), folder: done.release}
+    try:
+        relink(store, linker)
+    except (CRSearchError, OSError, ValueError) as e:
+        done.warnings.append(f"the lineage table was not updated ({short(e)}); "
+                             "run `crsearch repair` to complete it")
+    return linker
 
 
 def _sigterm_raises() -> Callable[[], None]:
@@ -288,4 +374,5 @@ def reindex(store: Store, stored: StoredRelease) -> None:
     from crsearch.search import build
 
     release = stored.release()
-    store.replace_index(stored, lambda path: build.build_index(release, path))
+    through = _via(store, release, os.path.basename(stored.dir))
+    store.replace_index(stored, lambda path: build.build_index(release, path, through))

@@ -1,12 +1,13 @@
 """Questions asked before: rules questions that players asked in public,
 with the rules that answered them and where.
 
-``data/asked.json`` holds them (written by ``bench/learn_fusion.py
---write-asked`` from the development questions of ``bench/``, in the
+``data/asked.json`` holds them (written by ``tools/learn_fusion.py``
+from the development questions of ``bench/``, in the
 project's own words, never a held-out question).  Their ids are numbered
-for the release they were checked against; each id carries a few of its
-text's rarest words, so that a release where the number means something
-else (before a renumbering) leaves it out.
+as the release its ``numbering`` names; ``tables.py`` carries them into
+other releases, as it does the topics and cards, and checks each by a few
+of its text's rarest words (``check_words``, ``holds``): a release where a
+number means something else leaves it out.
 
 An index stores, beside its embeddings, the entries that hold for its
 release and each one's question vector (``embed.build``).  A new question
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from operator import mul
 from typing import Any
@@ -44,27 +45,26 @@ def well_formed(entry: Any) -> bool:
         and isinstance(entry.get("source", ""), str)
 
 
-def load() -> list[dict[str, Any]]:
-    """The shipped entries (``question``, ``ids``, ``source``, ``check``);
-    a damaged entry is left out, and a missing or damaged file gives []
-    (questions then rank without them)."""
+def _read() -> dict[str, Any]:
     from crsearch.errors import BrokenInstall
     from crsearch.paths import read_data
 
     try:
-        entries = json.loads(read_data(FILE))["questions"]
-    except (BrokenInstall, ValueError, KeyError, TypeError):
-        return []
+        data = json.loads(read_data(FILE))
+    except (BrokenInstall, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load() -> list[dict[str, Any]]:
+    """The shipped entries (``question``, ``ids``, ``source``), ids in the
+    file's ``numbering``; a damaged entry is left out, and a missing or
+    damaged file gives [] (questions then rank without them)."""
+    entries = _read().get("questions")
     if not isinstance(entries, list):
         return []
-    out = []
-    for e in entries:
-        if well_formed(e):
-            check = e.get("check")
-            if not (isinstance(check, dict) and all(_strings(c) for c in check.values())):
-                check = {}
-            out.append(dict(e, check=check))
-    return out
+    return [{"question": e["question"], "ids": list(e["ids"]), "source": e.get("source", "")}
+            for e in entries if well_formed(e)]
 
 
 def doc_texts(docs: list[dict[str, Any]]) -> dict[str, str]:
@@ -79,7 +79,7 @@ def check_words(text: str, df: dict[str, int], n: int = 4) -> list[str]:
     return seen[:n]
 
 
-def holds(id: str, check: list[str], texts: dict[str, str]) -> bool:
+def holds(id: str, check: list[str], texts: Mapping[str, str]) -> bool:
     """``id`` exists in the release of ``texts`` and says what it said."""
     text = texts.get(id)
     if text is None:
@@ -88,18 +88,6 @@ def holds(id: str, check: list[str], texts: dict[str, str]) -> bool:
         return True
     have = set(words(text))
     return sum(w in have for w in check) >= math.ceil(CHECK_SHARE * len(check))
-
-
-def for_release(entries: list[dict[str, Any]], texts: dict[str, str]) -> list[dict[str, Any]]:
-    """The entries with the ids that hold in the release whose texts (by id)
-    are ``texts``; an entry left without ids is dropped."""
-    out = []
-    for e in entries:
-        checks = e.get("check") or {}
-        ids = [i for i in e["ids"] if holds(i, checks.get(i, []), texts)]
-        if ids:
-            out.append({"question": e["question"], "ids": ids, "source": e.get("source", "")})
-    return out
 
 
 def _is_subrule(id: str) -> bool:

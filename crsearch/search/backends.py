@@ -6,11 +6,12 @@ cannot, behind the same small interface.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 from crsearch.errors import StoreError
-from crsearch.search.schema import BM25_B, BM25_K1, INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh
+from crsearch.search.schema import INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh
 
 # -- opening -----------------------------------------------------------------
 
@@ -79,26 +80,45 @@ def open_terms(path: Path) -> dict[str, Any]:
 
 class WhooshBackend:
     """The Whoosh index of one release behind the same small interface as
-    ``fastindex.FastBackend``; it answers every query the fast files cannot."""
+    ``fastindex.FastBackend``; it answers every query the fast files cannot.
+
+    A Whoosh searcher is not safe from threads: each thread asks through a
+    searcher of its own, opened on its first call.
+    """
 
     name = "whoosh"
 
-    def __init__(self, index_dir: Path):
+    def __init__(self, index_dir: Path, b: float, k1: float):
         load_whoosh()
         from whoosh import scoring
 
         self.ix, _ = open_index(Path(index_dir))
-        self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        self._weighting = scoring.BM25F(B=b, K1=k1)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._searchers: list[Any] = []
         self._docnum: dict[str, int] = {}
+        self.searcher  # noqa: B018 - open one now: a damaged index is reported here
+
+    @property
+    def searcher(self) -> Any:
+        """This thread's searcher."""
+        got = getattr(self._local, "searcher", None)
+        if got is None:
+            with self._lock:
+                got = self._local.searcher = self.ix.searcher(weighting=self._weighting)
+                self._searchers.append(got)
+        return got
 
     def stored(self, id: str) -> dict[str, Any] | None:
+        searcher = self.searcher
         n = self._docnum.get(id)
         if n is None:
-            n = self.searcher.document_number(id=id)
+            n = searcher.document_number(id=id)
             if n is None:
                 return None
             self._docnum[id] = n
-        return self.searcher.stored_fields(n)
+        return searcher.stored_fields(n)
 
     def doc_frequency(self, stem: str) -> int:
         return self.searcher.doc_frequency("text", stem)
@@ -128,4 +148,8 @@ class WhooshBackend:
         return out
 
     def close(self) -> None:
-        self.searcher.close()
+        with self._lock:
+            for searcher in self._searchers:
+                searcher.close()
+            self._searchers.clear()
+            self._local = threading.local()

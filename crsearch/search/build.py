@@ -18,6 +18,7 @@ from crsearch.rules.text import norm_title, words
 from crsearch.search.schema import INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh, schema
 
 if TYPE_CHECKING:
+    from crsearch.search.tables import Via
     from crsearch.store.repair import IndexHooks
 
 
@@ -133,13 +134,15 @@ def terms_of(release: Release) -> dict[str, Any]:
 
 # -- building ----------------------------------------------------------------
 
-def build_index(release: Release, path: Path) -> str | None:
+def build_index(release: Release, path: Path, via: Via | None = None) -> str | None:
     """Build the search index of ``release`` in the folder ``path``, with
     the embeddings of its documents (see ``embed``).  Returns None, or a
     one-line warning when the embeddings could not be built.
 
     ``path`` must not exist or be empty; the caller (``store.save`` or
-    ``store.replace_index``) makes the result visible atomically.
+    ``store.replace_index``) makes the result visible atomically.  ``via``
+    carries the shipped tables into a release the shipped map does not know
+    (``tables.Via``: the data folder's lineage).
     """
     load_whoosh()
     from whoosh import index as windex
@@ -161,16 +164,18 @@ def build_index(release: Release, path: Path) -> str | None:
     terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    from crsearch.search import asked, fastindex, semantic
+    from crsearch.search import fastindex, semantic, tables
+    from crsearch.search.asked import doc_texts
     from crsearch.search.query import Reader
     from crsearch.search.vocab import slang_words
 
-    fastindex.write(ix, docs, terms, path)
+    # The shipped tables' rule ids, carried into this release (tables.py).
+    carry = tables.Carry(release.effective_date, doc_texts(docs), via)
+    fastindex.write(ix, docs, terms, path, carry)
     # Meanings for questions; without them (no model) search stays lexical.
     # The questions asked before are read by this very index, as a search
     # will read a new question, so that their vectors compare.
-    return semantic.build(docs, slang_words(), path,
-                          asked.for_release(asked.load(), asked.doc_texts(docs)),
+    return semantic.build(docs, slang_words(), path, tables.asked(carry),
                           Reader(terms).meaning_words)
 
 

@@ -5,8 +5,9 @@ names are normally dropped from a question because their words match rules
 words by accident.  Some cards, though, are famous *because* of a rule: Humility
 and Opalescence mean layers and dependency, Mindslaver means controlling
 another player, Blood Moon means rule 305.7.  This table maps such cards to the
-rule ids (2026-08-07 numbering) that decide the questions about them, best
-first, so a search can rank those rules when a question names the card.
+rule ids that decide the questions about them, best first (numbered as the
+release its header names; ``tables.py`` carries them into the others), so a
+search can rank those rules when a question names the card.
 
 The table is data (``data/cards.txt``, about 5,000 cards): names, rule ids and
 nicknames, never card or rules text.  Only cards whose questions turn on a

@@ -9,26 +9,31 @@ Written next to the Whoosh index at build time, read by ``FastBackend``:
   exactly as the full-text query sums them;
 - ``fast-docs.jsonl``: the stored fields, one chapter per line;
 - ``fast-topics.jsonl`` and ``fast-cards.jsonl``: the judges' topics with
-  their cues stemmed, and the cards table's matching data, one line per first
-  letter (a query reads its words' letters only); ``fast.json`` says where
-  each line starts and the checksum of the data file each came from (a stale
-  or damaged copy is rebuilt in memory, never trusted).
+  their cues stemmed, and the cards table's matching data, their rule ids
+  carried into this release (``tables.py``), one line per first letter (a
+  query reads its words' letters only); ``fast.json`` says where each line
+  starts and the checksum of the data files each came from (a stale or
+  damaged copy is made again in memory, never trusted).
 
-``FastBackend`` has the same small interface as ``index.WhooshBackend``
+``FastBackend`` has the same small interface as ``backends.WhooshBackend``
 (``stored``, ``doc_frequency``, ``doc_count``, ``candidates``), so the
-ranking in ``search.Engine`` does not care which one answers.  JSON and the
+ranking (``index.Index``) does not care which one answers.  JSON and the
 standard library only: no Whoosh import on this path.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX
 from crsearch.rules.text import STOP_WORDS, words
-from crsearch.search.schema import FAST, FAST_DOCS, FAST_POSTINGS, FAST_TABLES
+from crsearch.search.schema import FAST, FAST_DOCS, FAST_POSTINGS, FAST_TABLES, TERMS
+
+if TYPE_CHECKING:
+    from crsearch.search.tables import Carry
 
 
 def shard_of(id: str) -> str:
@@ -57,8 +62,13 @@ def ids_and_frequencies(searcher: Any) -> tuple[list[str], dict[str, int]]:
     return docids, df
 
 
-def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> None:
-    """Precompute what common queries need, so they are answered without Whoosh."""
+def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
+          carry: Carry | None = None) -> None:
+    """Precompute what common queries need, so they are answered without Whoosh.
+
+    ``carry`` brings the shipped tables' rule ids into this release
+    (``tables.Carry``; by default from the shipped map and the words check).
+    """
     from whoosh import scoring
     from whoosh.lang.porter import stem
 
@@ -114,17 +124,15 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
             blocks[key] = [f.tell(), len(line)]
             f.write(line)
     from crsearch.paths import data_digest
-    from crsearch.search.cardtopics import table as cards_table
-    from crsearch.search.cardtopics import table_by_letter
-    from crsearch.search.topics import Cues
 
-    # The topics and cards ready for a query, so that a search neither stems
-    # a cue nor indexes a card name (docs/decisions/fast-tables.md).
-    cards = cards_table()
-    ready = {"topics": Cues(stem, set(docids).__contains__).to_parts(),
-             "cards": table_by_letter(cards)}
+    # The topics and cards ready for a query, their ids carried into this
+    # release, so that a search neither stems a cue nor indexes a card name
+    # (docs/decisions/fast-tables.md).
+    if carry is None:
+        carry = default_carry(terms["effective_date"], docs)
+    ready, longest = ready_tables(carry, stem)
     tables: dict[str, Any] = {}
-    for what, (name, source) in FAST_TABLES.items():
+    for what, (name, sources) in FAST_TABLES.items():
         parts: dict[str, list[int]] = {}
         with open(path / name, "wb") as f:
             for letter, part in ready[what].items():
@@ -132,13 +140,33 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path) -> 
                 parts[letter] = [f.tell(), len(line)]
                 f.write(line)
             size = f.tell()
-        tables[what] = {"digest": data_digest(source), "parts": parts, "size": size}
-    tables["cards"]["longest"] = cards["longest"]
+        tables[what] = {"digest": data_digest(*sources), "parts": parts, "size": size}
+    tables["cards"]["longest"] = longest
     with open(path / FAST, "w", encoding="utf-8") as f:
         json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
                    "postings": offsets, "docs": blocks, "every_stem": True,
                    "tables": tables}, f, ensure_ascii=False,
                   separators=(",", ":"))
+
+
+def default_carry(date: str, docs: list[dict[str, Any]]) -> Carry:
+    """The shipped tables carried into the release of ``docs`` by the shipped map."""
+    from crsearch.search.asked import doc_texts
+    from crsearch.search.tables import Carry
+
+    return Carry(date, doc_texts(docs))
+
+
+def ready_tables(carry: Carry, stem: Callable[[str], str]) -> tuple[dict[str, dict[str, Any]], int]:
+    """The topics (cues stemmed) and cards (by first letter) with their ids
+    carried, as an index keeps them ready; and the longest card name in words."""
+    from crsearch.search import tables
+    from crsearch.search.cardtopics import table_by_letter
+    from crsearch.search.topics import Cues
+
+    cards = tables.cards(carry)
+    return ({"topics": Cues(stem, topics=tables.topics(carry)).to_parts(),
+             "cards": table_by_letter(cards)}, cards["longest"])
 
 
 def read_block(path: Path, where: list[int]) -> Any:
@@ -159,6 +187,7 @@ class FastBackend:
         self.stems: dict[str, str] = meta["stems"]
         self._shards: dict[str, dict[str, dict[str, Any]]] = {}
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
+        self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
 
     @classmethod
     def open(cls, index_dir: Path, fmt: int) -> FastBackend | None:
@@ -173,21 +202,43 @@ class FastBackend:
             return None
         return cls(index_dir, meta)
 
-    def table(self, what: str) -> TableParts | None:
-        """The ready copy of the topics or cards (``FAST_TABLES``), or None when
-        missing, damaged or made from another data file than the installed one."""
+    def table(self, what: str) -> TableParts | ReadyParts | None:
+        """The ready copy of the topics or cards (``FAST_TABLES``).  A copy that
+        is missing, damaged or made from other data files than the installed
+        ones is made again in memory (its ids carried into this release);
+        None when that cannot be done either."""
         from crsearch.paths import data_digest
 
-        name, source = FAST_TABLES[what]
+        name, sources = FAST_TABLES[what]
         info = (self.meta.get("tables") or {}).get(what)
-        if not isinstance(info, dict) or info.get("digest") != data_digest(source):
-            return None
         try:
-            if (self.index_dir / name).stat().st_size != info.get("size"):
-                return None
+            if isinstance(info, dict) and info.get("digest") == data_digest(*sources) \
+                    and (self.index_dir / name).stat().st_size == info.get("size"):
+                return TableParts(self.index_dir / name, info)
         except OSError:
-            return None
-        return TableParts(self.index_dir / name, info)
+            pass
+        return self._ready_again(what)
+
+    def _ready_again(self, what: str) -> ReadyParts | None:
+        if self._again is None:
+            try:
+                with open(self.index_dir / TERMS, encoding="utf-8") as f:
+                    date = json.load(f)["effective_date"]
+                with open(self.index_dir / FAST_DOCS, "rb") as f:
+                    docs = [{"id": r[0], "title": r[2], "text": r[3]}
+                            for line in f for r in json.loads(line)]
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                return None
+            from crsearch.search.schema import load_whoosh
+
+            load_whoosh()
+            from whoosh.lang.porter import stem
+
+            ready, longest = ready_tables(default_carry(date, docs),
+                                          lambda w: self.stems.get(w) or stem(w))
+            self._again = (ready, longest)
+        ready, longest = self._again
+        return ReadyParts(ready[what], {"longest": longest})
 
     def stored(self, id: str) -> dict[str, Any] | None:
         key = shard_of(id)
@@ -255,6 +306,17 @@ class FastBackend:
         pass
 
 
+class ReadyParts:
+    """A ready table made in memory, read like ``TableParts``."""
+
+    def __init__(self, parts: dict[str, dict[str, Any]], info: dict[str, Any]):
+        self.parts, self.info = parts, info
+        self.letters: list[str] = sorted(parts)
+
+    def part(self, letter: str) -> dict[str, Any] | None:
+        return self.parts.get(letter)
+
+
 class TableParts:
     """One ready table of an index, read a letter at a time (``FAST_TABLES``)."""
 
@@ -263,6 +325,11 @@ class TableParts:
         self.info = info
         self.letters: list[str] = sorted(info.get("parts") or {})
         self._read: dict[str, Any] = {}
+
+    @property
+    def letters_read(self) -> set[str]:
+        """The letters whose parts were asked for so far."""
+        return set(self._read)
 
     def part(self, letter: str) -> dict[str, Any] | None:
         """The part of one first letter (None when there is none or it is unreadable)."""

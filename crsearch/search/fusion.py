@@ -1,24 +1,31 @@
-"""How a question's evidence is weighed once its meaning is known: a linear
-model over each candidate's lexical parts, its topics, cards and keywords,
-and its semantic similarity, learned on the development questions.
+"""The fuse stage: a long question's lexical ranking fused with its meaning.
 
-``search.Engine`` collects an :class:`Evidence` for each candidate of a long
-question; :func:`features` turns them into rows and :func:`scores` into one
-number each.  The weights below are written by ``bench/learn_fusion.py``
-from development questions only: ``bench/real_questions.json``'s
-development part, ``bench/real_questions_dev2.json``,
-``bench/real_questions_dev3.json`` and the development part of
-``bench/queries.json`` (never a held-out question).
-Without embeddings the hand-set lexical ranking stays (the site mirrors it).
+How a question's evidence is weighed once its meaning is known: a linear
+model over each candidate's lexical parts, its topics, cards and keywords,
+its semantic similarity and the questions asked before, learned on the
+development questions.  ``lexical`` collects an :class:`Evidence` for each
+candidate of a long question and ``tables`` adds the topics and cards;
+:func:`features` turns them into rows and :func:`scores` into one number
+each.  The weights are data, ``data/fusion.json``, written by
+``tools/learn_fusion.py`` from development questions only (never a
+held-out one).  Without them, or with ``RankingConfig.learned_fusion``
+off, the hand-set fusion ranks (``RankingConfig.semantic``); without
+embeddings the lexical ranking stays (the site mirrors it).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
+from crsearch.search.config import RankingConfig
+from crsearch.search.query import ParsedQuery, question_words
 
 #: The features, in the order of the weights.
 FEATURES = (
@@ -52,15 +59,6 @@ FEATURES = (
     "asked",
     "asked_best",
 )
-
-# -- learned: bench/learn_fusion.py writes this block ----------------------------
-# BEGIN WEIGHTS
-MEAN: tuple[float, ...] = (0.303269, 0.0350257, 0.0767722, 0.0186308, 0.0101056, 0.167757, 0.0177051, 0.0182991, 0.00836756, 0.00851259, 0.000346908, 0.283781, -3.73977e-17, 0.112233, 0.112233, 0.144343, 0.112233, 0.00800557, 0.0140793, 0.0255431, 0.0814168, 0.0144098, 0.216242, 0.06122)
-SCALE: tuple[float, ...] = (0.141934, 0.045731, 0.531838, 0.0409111, 0.100017, 0.373651, 0.131877, 0.129962, 0.133174, 0.0876373, 0.0180753, 0.139847, 0.999992, 0.133473, 0.133473, 0.155799, 0.133473, 0.089115, 0.0701788, 0.103279, 0.16419, 0.0777721, 0.481422, 0.142874)
-WEIGHTS: tuple[float, ...] = (0.0585459, 0.0239764, -0.042291, 0.0300108, -0.0550072, -0.0738637, -0.027924, 0.0765924, 0.0149042, 0.12233, 0.00992489, 0.071919, 0.0639663, 0.0432737, 0.0737113, 0.158007, 0.214412, 0.099748, 0.0372016, 0.0218245, 0.156026, 0.153559, 0.193829, 0.2899)
-TRAINED_ON = "90 + 71 + 121 development questions and 146 development queries, L2 1.0"
-# END WEIGHTS
-
 
 @dataclass
 class Evidence:
@@ -142,14 +140,129 @@ def _second_best(values: list[float], own: float) -> float:
     return max(rest, default=0.0)
 
 
-def ready() -> bool:
-    """True when learned weights are present (and fit ``FEATURES``)."""
-    return len(WEIGHTS) == len(MEAN) == len(SCALE) == len(FEATURES)
+# -- the learned weights --------------------------------------------------------
+
+#: The shipped weights: in the data folder (``paths.data_dir``).
+FILE = "fusion.json"
 
 
-def scores(rows: dict[str, list[float]]) -> dict[str, float]:
+class Weights(NamedTuple):
+    """A linear model over standardised ``FEATURES``: one mean, scale and
+    weight per feature, and what it was trained on."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    trained_on: str = ""
+
+    @classmethod
+    def from_json(cls, data: Any) -> Weights | None:
+        """The weights of ``data/fusion.json``'s shape; None when they do not
+        fit ``FEATURES`` (name by name) or a number is missing."""
+        try:
+            rows = data["features"]
+            if [r["name"] for r in rows] != list(FEATURES):
+                return None
+            got = cls(tuple(float(r["mean"]) for r in rows), tuple(float(r["scale"]) for r in rows),
+                      tuple(float(r["weight"]) for r in rows), str(data.get("trained_on", "")))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return got if all(s > 0 for s in got.scale) else None
+
+    def score(self, row: list[float]) -> float:
+        return sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.mean, self.scale))
+
+
+@functools.cache
+def learned() -> Weights | None:
+    """The shipped weights (``data/fusion.json``), read once; None when the
+    file is missing or damaged (questions then rank by the hand-set fusion)."""
+    from crsearch.paths import data_dir
+
+    try:
+        with open(data_dir() / FILE, encoding="utf-8") as f:
+            return Weights.from_json(json.load(f))
+    except (OSError, ValueError):
+        return None
+
+
+def scores(rows: dict[str, list[float]], weights: Weights) -> dict[str, float]:
     """The learned score of each row."""
-    out = {}
-    for id, row in rows.items():
-        out[id] = sum(w * (x - m) / s for w, x, m, s in zip(WEIGHTS, row, MEAN, SCALE))
-    return out
+    return {id: weights.score(row) for id, row in rows.items()}
+
+
+# -- the stage --------------------------------------------------------------------
+
+class Fused(NamedTuple):
+    """What the fuse stage made of a long question's lexical ranking."""
+
+    #: (id, score), best first.
+    scores: list[tuple[str, float]]
+    #: How the meaning was used (``--why``'s ``understood.semantic``).
+    note: str
+    #: Per id: its similarity and semantic rank, the question asked before it answered.
+    why: dict[str, dict[str, Any]]
+    #: Per id: its row of ``FEATURES`` (what ``tools/learn_fusion.py`` learns from).
+    features: dict[str, list[float]]
+
+
+def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Evidence],
+         vectors: Any, config: RankingConfig, order: dict[str, int],
+         cites: Callable[[str, list[str]], set[str]], asked_skip: Set[str] = frozenset()) -> Fused:
+    """The lexical ranking ``scored`` (best first) fused with the candidates'
+    semantic similarity to the question: by the learned weights, else by
+    the hand-set fusion.  ``vectors`` are the index's embeddings (not None),
+    ``order`` each id's place in rule order and ``cites(id, among)`` the
+    ids of ``among`` a rule cites; the questions asked before from a page of
+    ``asked_skip`` are left out (the bench leaves out a question's own)."""
+    from crsearch.search.semantic import MODEL_NAME
+
+    vec = vectors.query(question_words(q))
+    if vec is None:
+        return Fused(scored, "no known words", {}, {})
+    sims = {id: vectors.similarity(vec, id) for id, _ in scored}
+    ranked = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
+    why: dict[str, dict[str, Any]] = {
+        id: {"semantic": {"similarity": round(sims[id] or 0.0, 3), "rank": n}}
+        for n, id in enumerate(ranked, 1)}
+    # Only the citations among the candidates count: a range ("702.19b-d")
+    # is looked for in them alone, not in every rule.
+    pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
+                  key=lambda id: order.get(id, 0))
+    asked = vectors.memory().evidence(vec, list(sims), asked_skip)
+    for id, (count, sim, n) in asked.items():
+        entry = vectors.asked[n]
+        why.setdefault(id, {})["asked"] = {
+            "question": entry["question"], "source": entry.get("source", ""),
+            "similarity": round(sim, 3), "count": count}
+    rows = features(evidence, dict(scored), sims, {id: cites(id, pool) for id in pool}, asked)
+    weights = learned() if config.learned_fusion else None
+    if weights is not None:
+        learned_scores = scores(rows, weights)
+        return Fused(sorted(learned_scores.items(), key=lambda t: -t[1]),
+                     f"fused with the lexical ranking by learned weights ({MODEL_NAME})", why, rows)
+    top = scored[0][1] or 1.0
+    fused = [(id, lex / top + config.semantic * (sims.get(id) or 0.0)) for id, lex in scored]
+    fused.sort(key=lambda t: -t[1])
+    return Fused(fused, f"fused with the lexical ranking ({MODEL_NAME})", why, rows)
+
+
+def subrules_first(scored: list[tuple[str, float]], is_title_rule: Callable[[str], bool],
+                   reach: int) -> list[tuple[str, float]]:
+    """The most specific answer first: a rule that is only a title, ranked
+    at most ``reach`` places above one of its own subrules, goes below it."""
+    ids = [id for id, _ in scored]
+    moved: set[str] = set()
+    i = 0
+    while i < len(ids):
+        id = ids[i]
+        if id not in moved and not id.startswith(GLOSSARY_PREFIX) \
+                and numbers.kind(id) == "rule" and is_title_rule(id):
+            for j in range(i + 1, min(i + reach + 1, len(ids))):
+                if not ids[j].startswith(GLOSSARY_PREFIX) and numbers.parent(ids[j]) == id:
+                    ids.insert(i, ids.pop(j))
+                    moved.add(id)
+                    break
+        i += 1
+    # The scores stay where they were, so the list stays sorted.
+    return [(id, s) for id, (_, s) in zip(ids, scored)]

@@ -139,31 +139,9 @@ def parse(raw: str) -> ParsedQuery:
         return " "
 
     text = _FILTER.sub(take_filter, text)
-
-    # Is the whole query a rule number, range or list?
-    bare = text.strip().strip("()[]{}").strip()
-    if bare and any(c.isdigit() for c in bare):
-        try:
-            q.ids = numbers.parse_spec(bare)
-            q.spec_only = True
-            q.text = bare
-            return q
-        except BadInput as e:
-            if _looks_numeric(bare):
-                q.bad_number = bare
-                q.text = bare
-                q.bad_reason = str(e)
-                return q
-    # Rule numbers inside running text ("trample 702.19", "see rule 510.1c").
-    if any(c.isdigit() for c in text):
-        pieces = []
-        last = 0
-        for start, end, _printed, spans in numbers.find_references(text):
-            q.ids.extend(spans)
-            pieces.append(text[last:start])
-            last = end
-        pieces.append(text[last:])
-        text = " ".join(pieces)
+    if _only_numbers(q, text):
+        return q
+    text = _take_references(q, text)
 
     # Quoted phrases (straight or curly); an unbalanced quote is just dropped.
     for m in _PHRASE.finditer(text):
@@ -191,6 +169,41 @@ def parse(raw: str) -> ParsedQuery:
         raise BadInput(f"the query {short(raw, 60)!r} has nothing to search for: type a rule number, "
                        "a keyword, a term or a question")
     return q
+
+
+def _only_numbers(q: ParsedQuery, text: str) -> bool:
+    """True when the whole query is a rule number, range or list (``q.ids``),
+    or looks like one but is not (``q.bad_number``)."""
+    bare = text.strip().strip("()[]{}").strip()
+    if not bare or not any(c.isdigit() for c in bare):
+        return False
+    try:
+        q.ids = numbers.parse_spec(bare)
+        q.spec_only = True
+        q.text = bare
+        return True
+    except BadInput as e:
+        if _looks_numeric(bare):
+            q.bad_number = bare
+            q.text = bare
+            q.bad_reason = str(e)
+            return True
+    return False
+
+
+def _take_references(q: ParsedQuery, text: str) -> str:
+    """``text`` without the rule numbers in its running text ("trample
+    702.19", "see rule 510.1c"), which go to ``q.ids``."""
+    if not any(c.isdigit() for c in text):
+        return text
+    pieces = []
+    last = 0
+    for start, end, _printed, spans in numbers.find_references(text):
+        q.ids.extend(spans)
+        pieces.append(text[last:start])
+        last = end
+    pieces.append(text[last:])
+    return " ".join(pieces)
 
 
 _QUESTION_START = frozenset(["is", "are", "was", "will", "whose",

@@ -1,30 +1,32 @@
-"""The search index's fixed parts: file names, field weights, BM25 constants,
-the analyzer and the Whoosh schema.
+"""The search index's fixed parts: file names, the ranking knobs the build
+bakes in, the analyzer and the Whoosh schema.
 
 A leaf: the build, the backends, the engine and the site's search data all
-read these, and it imports nothing of theirs.  Whoosh is imported inside the
-functions, so reading a constant never loads it.
+read these, and it imports nothing of theirs but the ranking's config.
+Whoosh is imported inside the functions, so reading a constant never loads it.
 """
 
 from __future__ import annotations
 
 from crsearch.rules.text import FOLD, STOP_WORDS
+from crsearch.search.config import DEFAULT
 
 TERMS = "terms.json"
 #: The Whoosh-free files written beside the index (see ``fastindex``).
 FAST = "fast.json"
 FAST_POSTINGS = "fast-postings.jsonl"
 FAST_DOCS = "fast-docs.jsonl"
-#: The ready copies of the shipped tables: file name -> the data file it is made of.
-FAST_TABLES = {"topics": ("fast-topics.jsonl", "topics.txt"),
-               "cards": ("fast-cards.jsonl", "cards.txt")}
-#: Field weights of the BM25F query (tuned on bench/queries.json); the fast
-#: path's precomputed postings are summed with these boosts.
-FIELD_BOOSTS = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
-#: BM25F parameters.
-BM25_B, BM25_K1 = 0.75, 1.2
-#: Share of documents above which a word is too common to retrieve with.
-COMMON = 0.15
+#: The ready copies of the shipped tables: file name, and the data files each is made of
+#: (the table, and the map that carries its rule ids into each release).
+FAST_TABLES = {"topics": ("fast-topics.jsonl", ("topics.txt", "renumbering.txt")),
+               "cards": ("fast-cards.jsonl", ("cards.txt", "renumbering.txt"))}
+#: What an index is built with, read from the shipped ranking (``config.DEFAULT``):
+#: the scored fields and their weights (the fast files keep one score per field,
+#: in this order), the BM25F parameters of those scores, and the share of
+#: documents above which a word is too common to keep postings for.
+FIELD_BOOSTS = DEFAULT.field_boosts
+BM25_B, BM25_K1 = DEFAULT.bm25_b, DEFAULT.bm25_k1
+COMMON = DEFAULT.common
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
 INDEX_FORMAT = 2

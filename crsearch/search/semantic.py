@@ -46,6 +46,8 @@ from crsearch.rules.text import words
 from crsearch.search.asked import Memory, well_formed
 
 MODEL = "wordllama l2_supercat_256"
+#: How a search names the model (``--why``).
+MODEL_NAME = "WordLlama l2_supercat_256"
 PACKAGE = "wordllama"
 WEIGHTS = "weights/l2_supercat_256.safetensors"
 WEIGHTS_SHA256 = "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5"
@@ -126,7 +128,7 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
     may use that the release does not (the slang table's words); ``asked``
     the questions asked before that hold for the release (``asked.for_release``),
     whose words ``meaning_words`` gives as a search reads them
-    (``search.Engine.meaning_words``).
+    (``query.Reader.meaning_words``).
     """
     try:
         weights, tokenizer = model_files()

@@ -1,8 +1,9 @@
 """The rules topics a judge recognises in a player's question.
 
 A hand-kept "hot topics" index: the situations players ask about again and
-again, in the words players use, each mapped to the rule ids (2026-08-07
-numbering) that answer it, best answer first.  A topic matches a question when
+again, in the words players use, each mapped to the rule ids that answer it,
+best answer first, numbered as the release its header names (``tables.py``
+carries them into the others).  A topic matches a question when
 all the words of any one of its cues occur in the question, in any order,
 compared after stemming (``matching``); a search can then rank the topic's
 rules first.
@@ -36,7 +37,7 @@ class Topic:
     #: Each cue is 1-4 lowercase words; the topic matches a question when all
     #: the words of any cue occur in it (any order, compared after stemming).
     cues: tuple[str, ...]
-    #: Rule ids (2026-08-07 numbering), best answer first.
+    #: Rule ids, best answer first (the table's numbering, or carried by ``tables.py``).
     rules: tuple[str, ...]
 
 
@@ -94,8 +95,9 @@ class Cues:
     """Every cue of the topics (all of ``TOPICS`` unless given) stemmed once,
     for matching many questions.
 
-    ``keep`` says which rule ids exist (an older release numbers rules
-    otherwise): a topic none of whose rules is kept is left out.
+    ``keep`` says which rule ids to keep: a topic none of whose rules is kept
+    is left out.  Give the topics carried into a release
+    (``tables.topics``) for any release but the table's own.
     """
 
     def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True,

@@ -214,7 +214,7 @@ SLANG = {
     "scooped": "concedes leaves the game",
 }
 #: Words that describe the situation a question is about: they weigh more
-#: than the question's other words when ranking (``SITUATION_WEIGHT``).
+#: than the question's other words when ranking (``RankingConfig.situation_weight``).
 SITUATION = frozenset([
     "copy", "copies", "copied", "leaves", "leave", "replacement", "replace", "counters",
     "counter", "stack", "response", "respond", "priority", "control", "controller", "owner",
@@ -223,7 +223,6 @@ SITUATION = frozenset([
     "layers", "timestamp", "dependency", "object", "face", "transform", "loses", "lose",
     "multiplayer", "simultaneously", "same", "order", "illegal", "prevent", "damage",
     "state", "loyalty", "commander", "mana", "value", "library", "draw", "cast"])
-SITUATION_WEIGHT = 1.5
 #: Words a player adds that say nothing about the rules ("my friend says").
 FILLER = frozenset([
     "friend", "friends", "buddy", "says", "say", "said", "think", "thought", "thinks",
@@ -251,6 +250,7 @@ def slang_words() -> list[str]:
 def tables() -> dict[str, Any]:
     """Every wording table as plain JSON-able data (for the site's search)."""
     from crsearch.rules.text import STOP_WORDS
+    from crsearch.search.config import DEFAULT
 
     return {
         "jargon": dict(sorted(JARGON.items())),
@@ -259,7 +259,7 @@ def tables() -> dict[str, Any]:
         "stop_words": sorted(STOP_WORDS),
         "slang": dict(sorted(SLANG.items())),
         "situation_words": sorted(SITUATION),
-        "situation_weight": SITUATION_WEIGHT,
+        "situation_weight": DEFAULT.situation_weight,
         "filler_words": sorted(FILLER),
         "first_person": sorted(FIRST_PERSON),
     }

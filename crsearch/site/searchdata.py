@@ -44,9 +44,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
+
+if TYPE_CHECKING:
+    from crsearch.search.topics import Topic
 
 #: The folder of the search data inside the site.
 FOLDER = "search"
@@ -178,8 +181,9 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
     from whoosh.lang.porter import stem
 
     from crsearch.rules.text import FOLD, STOP_WORDS, words
-    from crsearch.search import engine as ranking
     from crsearch.search.build import terms_of
+    from crsearch.search.config import DEFAULT as ranking
+    from crsearch.search.index import is_title_text
     from crsearch.search.query import alternatives
     from crsearch.search.schema import COMMON, FIELD_BOOSTS
     from crsearch.search.vocab import QUESTION_WORDS, SYNONYMS, tables
@@ -308,16 +312,20 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         letter_files[letter] = name.split("/", 1)[1]
 
     # The judges' topics and the rules-famous cards (search.Engine._with_topics),
-    # a file per first letter: a query asks only for its words' letters.
-    from crsearch.search.cardtopics import table as cards_table
+    # their rule ids carried into this release (search/tables.py), a file per
+    # first letter: a query asks only for its words' letters.
+    from crsearch.search import tables as shipped
+    from crsearch.search.asked import doc_texts
 
+    carry = shipped.Carry(release.effective_date, doc_texts(docs))
     topics_files: dict[str, str] = {}
-    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries))).items():
+    for letter, data in by_letter(topics_data(stem_of, set(docids), set(entries),
+                                              shipped.topics(carry))).items():
         name, raw = _hashed(f"{TOPICS}-{_safe(letter)}", f"{TOPICS}-{letter}", data)
         files[name] = raw
         topics_files[letter] = name.split("/", 1)[1]
     cards_files: dict[str, str] = {}
-    for letter, data in cards_by_letter(cards_table()).items():
+    for letter, data in cards_by_letter(shipped.cards(carry)).items():
         name, raw = _hashed(f"{CARDS}-{_safe(letter)}", f"{CARDS}-{letter}", data)
         files[name] = raw
         cards_files[letter] = name.split("/", 1)[1]
@@ -339,18 +347,18 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
         "format": 1,
         "date": release.effective_date,
         "tables": {**tables(), "fold": {chr(k): v for k, v in sorted(FOLD.items())}},
-        "rank": {"candidates": ranking.CANDIDATES, "coverage": ranking.COVERAGE,
-                 "passage": ranking.PASSAGE, "adjacent": ranking.ADJACENT,
-                 "named": ranking.NAMED, "parent": ranking.PARENT,
-                 "parent_max": ranking.PARENT_MAX, "glossary_multi": ranking.GLOSSARY_MULTI,
-                 "passage_terms": ranking.PASSAGE_TERMS, "common": COMMON,
-                 "snippet_words": ranking.SNIPPET_WORDS, "scale": SCALE,
+        "rank": {"candidates": ranking.candidates, "coverage": ranking.coverage,
+                 "passage": ranking.passage, "adjacent": ranking.adjacent,
+                 "named": ranking.named, "parent": ranking.parent,
+                 "parent_max": ranking.parent_max, "glossary_multi": ranking.glossary_multi,
+                 "passage_terms": ranking.passage_terms, "common": COMMON,
+                 "snippet_words": ranking.snippet_words, "scale": SCALE,
                  "boosts": FIELD_BOOSTS,
-                 "question_candidates": ranking.QUESTION_CANDIDATES,
-                 "semantic_min_terms": ranking.SEMANTIC_MIN_TERMS,
+                 "question_candidates": ranking.question_candidates,
+                 "semantic_min_terms": ranking.semantic_min_terms,
                  "max_terms": parsing.MAX_TERMS,
-                 "topic": ranking.TOPIC, "topic_step": ranking.TOPIC_STEP,
-                 "card": ranking.CARD, "again": ranking.AGAIN},
+                 "topic": ranking.topic, "topic_step": ranking.topic_step,
+                 "card": ranking.card, "again": ranking.again},
         "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
         "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
         # Questions in a player's words (query.is_question, card_names): the
@@ -360,7 +368,7 @@ def build(release: Release, url_for: Callable[[str], str]) -> dict[str, bytes]:
                      "situation_stems": sorted({stem_of(w) for w in SITUATION})},
         "title_rules": [d["id"] for d in docs if not d["id"].startswith(GLOSSARY_PREFIX)
                         and numbers.kind(d["id"]) == "rule"
-                        and ranking.is_title_text(d.get("text", ""))],
+                        and is_title_text(d.get("text", ""), ranking.title_rule_words)],
         "n": len(docids),
         "ids": pack_ids(docids),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
@@ -397,14 +405,16 @@ def inflections(w: str) -> list[str]:
     return out
 
 
-def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str]) -> dict[str, Any]:
+def topics_data(stem: Callable[[str], str], ids: set[str], known: set[str],
+                topics: tuple[Topic, ...] | None = None) -> dict[str, Any]:
     """The topics (their cues' stems grouped by the rules they name), the
     stems of the cue words' likely forms that are not among the ``known``
-    words (whose files give their stems)."""
+    words (whose files give their stems).  ``topics``: the topics carried
+    into the release (``tables.topics``), else the table as it is."""
     from crsearch.search.topics import Cues, cue_words
 
     groups: dict[tuple[str, ...], list[str]] = {}
-    for stems, _, topic in Cues(stem, ids.__contains__).cues:
+    for stems, _, topic in Cues(stem, ids.__contains__, topics).cues:
         groups.setdefault(topic.rules, []).append(" ".join(sorted(stems)))
     cue_stems = {s for cues in groups.values() for c in cues for s in c.split()}
     forms: dict[str, str] = {}

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
+    from crsearch.store.lineage import Compute
     from crsearch.store.repair import Cache, IndexHooks, RepairReport
 
 
@@ -79,6 +80,7 @@ LIMITS = {
     "release text": 256 * _MB,  # release.json.gz uncompressed, or an older release.json
     "cache": 64 * _MB,          # explain-terms.json, completion-terms.json beside a release
     "index": 64 * _MB,          # the JSON files of a search index (fast.json, its manifest)
+    "lineage": 64 * _MB,        # lineage.json: how each rule continues between releases
 }
 
 T = TypeVar("T")
@@ -372,6 +374,31 @@ class StoredRelease:
         return RELEASE_FILE if os.path.exists(os.path.join(self.dir, RELEASE_FILE)) or \
             not os.path.exists(os.path.join(self.dir, "release.json")) else "release.json"
 
+    def glossary_dicts(self) -> list[dict[str, Any]]:
+        """The stored glossary entries (plain dicts), read without the rest of
+        the release where the C scanner can start at them (``diff`` needs no
+        more than the glossary and the changed rules)."""
+        text = self._read(self.release_name, read_release_text)
+        scan = _scanner()
+        # The file has sorted keys: the top-level "glossary" is the first such
+        # key, and no JSON string holds an unescaped quote.
+        at = text.find('"glossary":[')
+        if scan is not None and at >= 0:
+            try:
+                got, _ = scan(text, at + len('"glossary":'))
+            except (StopIteration, ValueError):
+                got = None
+            if isinstance(got, list) and all(isinstance(g, dict) for g in got):
+                return got
+        try:
+            data = loads(text)
+        except ValueError as e:
+            raise self._damaged(self.release_name, f"damaged ({reason(e)})") from None
+        got = data.get("glossary") if isinstance(data, dict) else None
+        if not isinstance(got, list):
+            raise self._damaged(self.release_name, "damaged (not a release)")
+        return got
+
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
         text = self._read(self.release_name, read_release_text)
@@ -653,12 +680,13 @@ class Store:
             raise
 
     # -- repairing (crsearch/repair.py) --------------------------------------
-    def repair(self, index: IndexHooks | None = None, caches: tuple[Cache, ...] = ()) -> RepairReport:
+    def repair(self, index: IndexHooks | None = None, caches: tuple[Cache, ...] = (),
+               links: Compute | None = None) -> RepairReport:
         """Check every release folder, fix what can be fixed, rebuild the catalog
-        (see :func:`crsearch.store.repair.repair_store`)."""
+        and complete the lineage table (see :func:`crsearch.store.repair.repair_store`)."""
         from crsearch.store.repair import repair_store
 
-        return repair_store(self, index, caches)
+        return repair_store(self, index, caches, links)
 
 
 def retire(folder: Path) -> None:

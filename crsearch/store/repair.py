@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from crsearch.store.datadir import Store
+    from crsearch.store.lineage import Compute
 
 STAGING_GRACE = 3600  # seconds a staging folder of a live process is left alone
 RETIRE_GRACE = 600  # seconds a replaced release stays for readers that still hold it
@@ -99,19 +100,27 @@ class RepairReport:
 
 
 def repair_store(store: Store, index: IndexHooks | None = None,
-                 caches: tuple[Cache, ...] = ()) -> RepairReport:
+                 caches: tuple[Cache, ...] = (), links: Compute | None = None) -> RepairReport:
     """Check every release folder, fix what can be fixed, rebuild the catalog.
 
     Chapter files and ``meta.json`` are rewritten from ``release.json``; a
     release whose ``release.json`` is damaged is set aside (renamed
     ``.damaged-…``) and must be imported again.  A damaged search index is
-    rebuilt when ``index`` says how.
+    rebuilt when ``index`` says how; the lineage table is completed (or
+    rebuilt, when damaged) when ``links`` says how to compute a link.
     """
+    from crsearch.store.lineage import relink_locked
+
     report = RepairReport()
     with store.lock():
         store.check_ours()
         rebuild_catalog(store, report, index, caches)
         sweep(store, report)
+        if links is not None:
+            done = relink_locked(store, links)
+            if done:
+                report.fixed.append(f"linked {len(done)} pair{'s' if len(done) != 1 else ''} of "
+                                    "neighbouring releases in the lineage table")
     return report
 
 

@@ -11,6 +11,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from conftest import make_release as make
 
 from crsearch.changes.diff import (
     diff_releases,
@@ -21,7 +22,6 @@ from crsearch.changes.diff import (
 from crsearch.changes.history import rule_history
 from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound
-from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
 
 # -- synthetic releases ------------------------------------------------------
 
@@ -39,25 +39,6 @@ BASE_GLOSSARY = {
     "Pool": "The points a team shares. See rule 100.2.",
     "Old Idea": "Something the rules no longer use.",
 }
-
-
-def make(date: str, rules: dict[str, str], glossary: dict[str, str] | None = None,
-         chapters: dict[str, str] | None = None, sections: dict[str, str] | None = None,
-         examples: dict[str, list[str]] | None = None) -> Release:
-    from crsearch.rules import numbers
-
-    chapters = chapters or {"100": "Playing", "101": "Golden Rules"}
-    sections = sections or {"1": "Basics"}
-    examples = examples or {}
-    rules_list = [Rule(i, numbers.kind(i), t, list(examples.get(i, ())))
-                  for i, t in sorted(rules.items(), key=lambda kv: numbers.sort_key(kv[0]))]
-    return Release(
-        effective_date=date,
-        sections=[Section(i, t) for i, t in sections.items()],
-        chapters=[Chapter(i, t, i[0]) for i, t in chapters.items()],
-        rules=rules_list,
-        glossary=[GlossaryEntry(term, term, text) for term, text in (glossary or {}).items()],
-    )
 
 
 def by_op(diff, op, kind=None):

@@ -62,6 +62,8 @@ def test_update_from_a_folder_imports_each_release_and_warns_on_truncation(tmp_p
     assert report["complete"] is False and report["unplaced_lines"] == 0
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_update_from_the_whole_archive_imports_all_114(tmp_path):
     r = run(tmp_path, "update", "--from", str(ARCHIVE), "--no-index")
     assert r.exit_code == 0, r.output

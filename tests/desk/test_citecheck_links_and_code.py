@@ -96,9 +96,10 @@ def test_text_output_lists_the_skipped_ones(cite_data_dir, tmp_path):
     assert f"{f}:4:52: 502.9b skipped: inside a URL, left as written" in r.output
     assert f"{f}:7:19: 502.9b skipped: inside an HTML tag, left as written" in r.output
     assert f"{f}:11:15: 502.9b skipped: inside code, left as written" in r.output
-    assert r.output.rstrip().endswith(
-        "6 citations checked against 2026-08-07: 0 ok, 6 moved, 0 missing; "
-        "16 skipped in links, HTML or code")
+    summary = r.output.rstrip().splitlines()[-1]
+    assert summary.startswith(f"{f}: 6 citations checked against 2026-08-07")
+    assert summary.endswith("0 ok, 6 moved, 0 mismatched, 0 missing; "
+                            "16 skipped in links, HTML or code")
 
 
 def test_only_skipped_citations_exit_zero(cite_data_dir, tmp_path):

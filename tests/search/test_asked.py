@@ -19,72 +19,70 @@ SETS = ["real_questions.json", "real_questions_dev2.json", "real_questions_dev3.
         "real_questions_fresh.json", "real_questions_late.json"]
 
 
-def _questions(held_out: bool) -> list[dict]:
-    """Every set's held-out (or development) questions."""
-    return [q for name in SETS for q in json.loads((BENCH / name).read_text())["questions"]
-            if bool(q.get("holdout")) == held_out]
+def _questions(held_out: bool, paths: list[Path] | None = None) -> list[dict]:
+    """The held-out (or development) questions of ``paths``, else of every set."""
+    return [q for path in paths or [BENCH / name for name in SETS]
+            for q in json.loads(path.read_text())["questions"] if bool(q.get("holdout")) == held_out]
 
 
-def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release):
+def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH.parent))
+    from tools.learn_fusion import PARTS
+
     entries = asked.load()
     assert len(entries) >= 280
-    dev, held = _questions(False), _questions(True)
+    # The development questions of the sets the fusion learns from.
+    dev, held = _questions(False, list(PARTS.values())), _questions(True)
     assert sorted((e["question"], e["source"]) for e in entries) \
         == sorted((q["query"], q["source"]) for q in dev)
     assert held and not {q["query"] for q in held} & {e["question"] for e in entries}
     assert all(e["source"].startswith("http") for e in entries)
     # The sets collected later share no page with them; a page the held-out
     # third shares with development questions stays, and the bench leaves
-    # it out per question (Engine.asked_skip).
+    # it out per question (Engine.search's asked_skip).
     later = {q["source"] for path in ("real_questions_fresh.json", "real_questions_late.json")
              for q in json.loads((BENCH / path).read_text())["questions"]}
     assert later and not later & {e["source"] for e in entries}
     ids = {r.id for r in latest_release.rules}
-    assert all(set(e["ids"]) <= ids and set(e["check"]) == set(e["ids"]) for e in entries)
-    assert all(1 <= len(words) <= 4 for e in entries for words in e["check"].values())
+    assert all(set(e["ids"]) <= ids for e in entries)
 
 
-def test_the_shipped_file_is_what_the_bench_writes(latest_release, monkeypatch, tmp_path):
-    """data/asked.json is current: bench/learn_fusion.py --write-asked
-    writes it again byte for byte from today's development questions."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import learn_fusion
+def test_the_shipped_file_is_what_the_tool_writes(latest_release, monkeypatch):
+    """data/asked.json is current: tools/learn_fusion.py writes it again
+    byte for byte from today's development questions."""
+    monkeypatch.syspath_prepend(str(BENCH.parent))
+    import tools.learn_fusion as learn_fusion
 
-    monkeypatch.setattr(learn_fusion, "build_store", lambda date: (None, latest_release, 0.0))
-    monkeypatch.setattr(learn_fusion, "ASKED", tmp_path / "asked.json")
-    assert learn_fusion.write_asked("2026-08-07") == len(asked.load())
+    text = learn_fusion.asked_json(latest_release)
+    assert len(json.loads(text)["questions"]) == len(asked.load())
     shipped = Path(asked.__file__).resolve().parents[2] / "data" / "asked.json"
-    assert (tmp_path / "asked.json").read_bytes() == shipped.read_bytes()
+    assert text.encode("utf-8") == shipped.read_bytes()
 
 
 def test_an_id_holds_only_where_its_text_says_the_same():
-    entries = [{"question": "q1", "ids": ["702.19b", "702.2c"], "source": "http://a",
-                "check": {"702.19b": ["trample", "excess", "lethal", "assign"],
-                          "702.2c": ["deathtouch", "nonzero"]}},
-               {"question": "q2", "ids": ["999.1"], "source": "http://b", "check": {}}]
-    texts = {"702.19b": "Trample: assign lethal damage, the excess to the player",
-             "702.2c": "Flying: a creature with flying can't be blocked except..."}
-    got = asked.for_release(entries, texts)
-    # 702.2c means something else here, 999.1 does not exist: q2 goes.
-    assert got == [{"question": "q1", "ids": ["702.19b"], "source": "http://a"}]
+    texts = {"702.19b": "Trample: assign lethal damage, the excess to the player"}
     # Three of four check words are enough (a reworded rule still holds).
     assert asked.holds("702.19b", ["trample", "excess", "lethal", "zzz"], texts)
     assert not asked.holds("702.19b", ["trample", "yyy", "lethal", "zzz"], texts)
+    assert not asked.holds("999.1", [], texts)
 
 
-def test_renumbered_releases_keep_fewer_questions(latest_release):
+def test_renumbered_releases_keep_their_questions_under_their_numbers(latest_release):
     from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.search import tables
     from crsearch.search.build import documents
 
     archive = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive"
     old = release_from_bytes((archive / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
     entries = asked.load()
-    now = asked.for_release(entries, asked.doc_texts(documents(latest_release)))
-    then = asked.for_release(entries, asked.doc_texts(documents(old)))
-    assert len(now) == len(entries)
-    assert 0 < len(then) < len(entries) * 0.8
-    # 702.19b was a banding rule in 2010 (trample was 702.17): not kept.
+    now = tables.asked(tables.Carry("2026-08-07", asked.doc_texts(documents(latest_release))))
+    then = tables.asked(tables.Carry("2010-02-01", asked.doc_texts(documents(old))))
+    assert now == entries
+    assert 0 < len(then) < len(entries)
+    # 702.19b was a banding rule in 2010: trample was 702.17, and its subrule
+    # answers there instead.
     assert not any("702.19b" in e["ids"] for e in then)
+    assert any("702.17b" in e["ids"] for e in then)
 
 
 def test_memory_matches_answers_like_the_bench_scores_a_hit():
@@ -121,17 +119,18 @@ def test_an_index_stores_them_and_a_question_uses_them(indexed_data_dir):
     engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir)
     question = ("Ghave gets bounced with Unsummon. Do the +1/+1 counters make it die "
                 "as a 0/0 instead of going back to my hand?")
-    result = engine.search(question, 5)
-    vectors = engine.vectors()
+    result = engine.search(question, 5, features=True)
+    vectors = engine.index.vectors()
     assert len(vectors.asked) == len(asked.load())
     col = fusion.FEATURES.index("asked_best")
-    assert max(row[col] for row in engine.last_features.values()) > 0.6
+    assert max(row[col] for row in result.features.values()) > 0.6
     seen = [h.why["asked"] for h in result.results if "asked" in h.why]
     assert seen and any("Ghave" in a["question"] for a in seen)
     # Every page left out: the feature is silent.
-    engine.asked_skip = {e["source"] for e in vectors.asked}
-    engine.search(question, 5)
-    assert max(row[col] for row in engine.last_features.values()) == 0.0
+    skipped = engine.search(question, 5, asked_skip={e["source"] for e in vectors.asked},
+                            features=True)
+    assert max(row[col] for row in skipped.features.values()) == 0.0
+    assert not any("asked" in h.why for h in skipped.results)
 
 
 def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, tmp_path):
@@ -140,18 +139,14 @@ def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, 
     for bad in ("{not json", "[]", '{"questions": 5}'):
         (tmp_path / "asked.json").write_text(bad, encoding="utf-8")
         assert asked.load() == []
-    good = {"question": "q", "ids": ["702.19b"], "source": "http://a",
-            "check": {"702.19b": ["trample"]}}
+    good = {"question": "q", "ids": ["702.19b"], "source": "http://a"}
     damaged = [{"question": "q"}, 3, "x", {"question": 5, "ids": ["1"]},
                {"question": "q", "ids": "702.19b"}, {"question": "q", "ids": [7]},
                {"question": "q", "ids": ["1"], "source": None}]
     (tmp_path / "asked.json").write_text(json.dumps(
-        {"questions": [*damaged, good, dict(good, check=["trample"]),
-                       dict(good, check={"702.19b": [["x"]]})]}), encoding="utf-8")
-    got = asked.load()
-    # The damaged entries go; a damaged check is no check.
-    assert got == [good, dict(good, check={}), dict(good, check={})]
-    assert asked.for_release(got, {"702.19b": "trample"})[0]["ids"] == ["702.19b"]
+        {"questions": [*damaged, good, dict(good, extra=["kept out"])]}), encoding="utf-8")
+    # The damaged entries go; what a good one holds besides is left out.
+    assert asked.load() == [good, good]
 
 
 @pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],
@@ -173,6 +168,6 @@ def test_damaged_questions_in_an_index_mean_no_embeddings_not_a_traceback(
     (index / embed.META).write_text(json.dumps(meta), encoding="utf-8")
     engine = Engine(index)
     result = engine.search("my trampler is blocked by a deathtouch creature, what now?", 5)
-    assert result.results and engine.vectors() is None
-    assert "damaged" in (engine.vectors_problem or "")
+    assert result.results and engine.index.vectors() is None
+    assert "damaged" in (engine.index.vectors_problem or "")
     assert any(n.startswith("semantic ranking off") for n in result.notes)

@@ -1,18 +1,41 @@
-"""The learned fusion of a question's evidence (crsearch/fusion.py)."""
+"""The learned fusion of a question's evidence (crsearch/search/fusion.py, data/fusion.json)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
 from crsearch.search import fusion
-from crsearch.search.fusion import Evidence
+from crsearch.search.config import DEFAULT
+from crsearch.search.fusion import Evidence, Weights
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_weights_fit_the_features():
-    assert fusion.ready()
-    assert len(fusion.WEIGHTS) == len(fusion.FEATURES)
-    assert all(s > 0 for s in fusion.SCALE)
-    assert "development questions" in fusion.TRAINED_ON
+def test_the_shipped_weights_fit_the_features():
+    weights = fusion.learned()
+    assert weights is not None
+    assert len(weights.weights) == len(weights.mean) == len(weights.scale) == len(fusion.FEATURES)
+    assert all(s > 0 for s in weights.scale)
+    assert "development questions" in weights.trained_on
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.update(features=d["features"][:-1]),                   # a feature short
+    lambda d: d["features"].reverse(),                                  # other order
+    lambda d: d["features"][0].update(scale=0.0),                       # a zero scale
+    lambda d: d["features"][3].pop("weight"),                           # a number missing
+    lambda d: d["features"][3].update(mean="x"),                        # not a number
+    lambda d: d.pop("features"),
+])
+def test_weights_that_do_not_fit_the_features_are_not_used(damage):
+    data = json.loads((ROOT / "data" / fusion.FILE).read_text(encoding="utf-8"))
+    assert Weights.from_json(data) == fusion.learned()
+    damage(data)
+    assert Weights.from_json(data) is None
+    assert Weights.from_json([1, 2]) is None and Weights.from_json(None) is None
 
 
 def test_features_of_synthetic_evidence():
@@ -51,38 +74,41 @@ def test_the_rules_around_a_candidate():
     assert b["sibling_best"] == 0.5 and b["cited_by_best"] == 0.5
 
 
-def test_scores_follow_the_weights(monkeypatch):
+def test_scores_follow_the_weights():
     n = len(fusion.FEATURES)
-    monkeypatch.setattr(fusion, "MEAN", (0.0,) * n)
-    monkeypatch.setattr(fusion, "SCALE", (1.0,) * n)
     weights = [0.0] * n
     weights[fusion.FEATURES.index("similarity")] = 1.0
-    monkeypatch.setattr(fusion, "WEIGHTS", tuple(weights))
+    model = Weights((0.0,) * n, (1.0,) * n, tuple(weights))
     rows = fusion.features({}, {"100.1": 2.0, "100.2": 1.0}, {"100.1": 0.1, "100.2": 0.9})
-    got = fusion.scores(rows)
+    got = fusion.scores(rows, model)
     assert got["100.2"] > got["100.1"]
 
 
-def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir, monkeypatch):
+def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir):
     from crsearch.search.engine import Engine
     from crsearch.store.datadir import Store
 
     question = "my opponent bounced my creature, do the +1/+1 counters stay?"
     engine = Engine(Store(indexed_data_dir).pick().index_dir)
-    learned = engine.search(question, 10)
+    learned = engine.search(question, 10, features=True)
     assert "learned weights" in learned.understood["semantic"]
-    rows = engine.last_features
+    rows = learned.features
     assert len(rows) >= 10 and all(len(r) == len(fusion.FEATURES) for r in rows.values())
-    scores = fusion.scores(rows)
+    scores = fusion.scores(rows, fusion.learned())
     # The learned scores' order, then "the most specific answer first".
     order = sorted(scores.items(), key=lambda t: -t[1])
-    assert [h.id for h in learned.results] == [i for i, _ in engine.subrules_first(order)][:10]
+    title_rule = lambda id: engine.index.is_title_rule(id, DEFAULT.title_rule_words)
+    assert [h.id for h in learned.results] == \
+        [i for i, _ in fusion.subrules_first(order, title_rule, DEFAULT.subrules_window)][:10]
     assert {"122.2", "400.7"} & {h.id for h in learned.results[:2]}
-    # Without weights, the hand-set fusion ranks as before.
-    monkeypatch.setattr(fusion, "WEIGHTS", ())
-    hand = engine.search(question, 10)
+    # Without the search asking, the rows stay out of the result.
+    assert engine.search(question, 10).features == {}
+    # Without the learned weights, the hand-set fusion ranks as before.
+    hand_set = Engine(engine.index_dir, config=DEFAULT.but(learned_fusion=False))
+    hand = hand_set.search(question, 10, features=True)
     assert hand.understood["semantic"].startswith("fused with the lexical ranking (")
     assert [h.id for h in hand.results] != [h.id for h in learned.results]
+    assert hand.features == rows  # the same evidence, weighed otherwise
 
 
 def test_a_short_query_keeps_the_hand_set_ranking(indexed_data_dir):
@@ -90,61 +116,40 @@ def test_a_short_query_keeps_the_hand_set_ranking(indexed_data_dir):
     from crsearch.store.datadir import Store
 
     engine = Engine(Store(indexed_data_dir).pick().index_dir)
-    engine.search("deathtouch trample", 5)
-    assert engine.last_features == {}
+    result = engine.search("deathtouch trample", 5, features=True)
+    assert result.features == {} and result.understood["semantic"] == "not used"
 
 
-def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path):
-    """bench/learn_fusion.py, run whole with a fake engine: every question
-    it searches is a development one, and it writes the weights it learned."""
-    import json
-    import shutil
-    import sys
-    from pathlib import Path
+def _learning_tool(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+    import tools.learn_fusion as learn_fusion
 
-    bench = Path(__file__).resolve().parents[2] / "bench"
-    monkeypatch.syspath_prepend(str(bench))
-    import learn_fusion
+    return learn_fusion
+
+
+def test_the_learning_tool_searches_no_held_out_question(monkeypatch):
+    """tools/learn_fusion.py with a stand-in engine: every question it
+    searches is a development one, and it writes the weights it learned."""
+    from types import SimpleNamespace
+
+    learn_fusion = _learning_tool(monkeypatch)
     import search_quality
 
     searched: list[str] = []
     n = len(fusion.FEATURES)
     answer = {q["query"]: q["ids"][0] for qs in learn_fusion.development_parts().values() for q in qs}
 
-    class Hit:
-        def __init__(self, id):
-            self.id = id
-
     class FakeEngine:
-        def __init__(self, index_dir):
-            self.last_features: dict = {}
-
-        def vectors(self):
-            return object()
-
-        def search(self, text, limit):
+        def search(self, text, limit, asked_skip=frozenset(), features=False):
+            assert features
             searched.append(text)
             right = answer.get(text, "100.2")
-            self.last_features = {"100.1": [float(i % 3) for i in range(n)], right: [1.0] * n}
+            rows = {"100.1": [float(i % 3) for i in range(n)], right: [1.0] * n}
+            return SimpleNamespace(results=[SimpleNamespace(id="100.1"), SimpleNamespace(id=right)],
+                                   features=rows)
 
-            class Result:
-                results = [Hit("100.1"), Hit(right)]
-            return Result()
-
-        def subrules_first(self, scored):
-            return scored
-
-    class Stored:
-        index_dir = tmp_path
-
-    monkeypatch.setattr(learn_fusion, "build_store", lambda date: (Stored, None, 0.0))
-    monkeypatch.setattr("crsearch.search.engine.Engine", FakeEngine)
-    copy = tmp_path / "fusion.py"
-    shutil.copy(learn_fusion.FUSION, copy)
-    monkeypatch.setattr(learn_fusion, "FUSION", copy)
-    monkeypatch.setattr(sys, "argv", ["learn_fusion.py", "--write"])
-    learn_fusion.main()
-
+    text = learn_fusion.learn(FakeEngine())
+    bench = ROOT / "bench"
     held = {q["query"] for q in search_quality.load_real() if q.get("holdout")}
     for name in ("real_questions_fresh.json", "real_questions_late.json"):
         held |= {q["query"] for q in json.loads((bench / name).read_text())["questions"]}
@@ -152,8 +157,50 @@ def test_the_learning_script_searches_no_held_out_question(monkeypatch, tmp_path
     assert len(searched) >= 90 + 71 + 121 and held and not held & set(searched)
     dev3 = {q["query"] for q in json.loads((bench / "real_questions_dev3.json").read_text())["questions"]}
     assert dev3 <= set(searched)
-    assert "WEIGHTS: tuple[float, ...] = (" in copy.read_text()
-    assert fusion.ready()  # switched off while collecting, on again after
+    weights = Weights.from_json(json.loads(text))
+    assert weights is not None
+    # The right candidate has the higher feature values: the weights say so.
+    row = {"100.1": [float(i % 3) for i in range(n)], "100.2": [1.0] * n}
+    got = fusion.scores(row, weights)
+    assert got["100.2"] > got["100.1"]
+
+
+def test_the_shipped_weights_are_written_as_the_tool_writes_them(monkeypatch):
+    """data/fusion.json is the tool's output, not edited by hand, and was
+    learned from today's development questions (their counts)."""
+    import numpy as np
+
+    learn_fusion = _learning_tool(monkeypatch)
+    shipped = (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
+    w = fusion.learned()
+    model = (np.array(w.weights), np.array(w.mean), np.array(w.scale))
+    assert learn_fusion.fusion_json(fusion.FEATURES, model, w.trained_on) == shipped
+    parts = learn_fusion.development_parts()
+    assert w.trained_on == learn_fusion.trained_on(parts, 1.0)
+
+
+def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir):
+    """data/fusion.json is current: tools/learn_fusion.py learns it again,
+    byte for byte, from today's development questions (about a minute; with
+    the tool's hash seed, as the sums over sets of floats follow it)."""
+    import os
+    import subprocess
+    import sys
+
+    from crsearch.store.datadir import Store
+
+    code = ("import sys\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "from crsearch.search.config import DEFAULT\n"
+            "from crsearch.search.engine import Engine\n"
+            "from tools.learn_fusion import learn\n"
+            "engine = Engine(sys.argv[2], config=DEFAULT.but(learned_fusion=False))\n"
+            "sys.stdout.write(learn(engine))\n")
+    index_dir = Store(indexed_data_dir).pick("2026-08-07").index_dir
+    got = subprocess.run([sys.executable, "-c", code, str(ROOT), str(index_dir)],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
 
 
 def _page(url: str) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from crsearch.search import fusion
+from crsearch.search.config import DEFAULT
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -28,7 +29,7 @@ def _question(ids: list[str], **columns: list[float]) -> dict:
     return {"ids": ids, "x": x}
 
 
-class FakeEngine:
+class FakeIndex:
     """Rule order, citations and stored documents for a handful of ids."""
 
     docs = {"702.19": {"kind": "rule", "text": "Trample"},
@@ -38,14 +39,21 @@ class FakeEngine:
     def stored(self, id):
         return self.docs.get(id)
 
-    def _rule_order(self):
+    def rule_order(self):
         return {"510.1c": 0, "702.19": 1, "702.19b": 2}
 
-    def _cites(self, id, among):
+    def cites(self, id, among):
         return {"702.19"} if id == "glossary:trample" else set()
 
-    def subrules_first(self, scored):
-        return scored
+    def is_title_rule(self, id, most_words):
+        return False
+
+
+class FakeEngine:
+    config = DEFAULT
+
+    def __init__(self):
+        self.index = FakeIndex()
 
 
 def test_the_columns_of_each_trial(trials):
@@ -79,8 +87,8 @@ def test_the_cross_validation_learns_from_the_other_parts(trials):
     def part(n: int) -> list[dict]:
         out = []
         for k in range(n):
-            d = _question([f"100.{k}", f"101.{k}"], similarity=[0.2, 0.9], lexical=[1.0, 0.5])
-            d.update(y=np.array([0.0, 1.0]), q={"ids": [f"101.{k}"], "exact": True}, got=[])
+            d = _question([f"100.{k + 1}", f"101.{k + 1}"], similarity=[0.2, 0.9], lexical=[1.0, 0.5])
+            d.update(y=np.array([0.0, 1.0]), q={"ids": [f"101.{k + 1}"], "exact": True}, got=[])
             out.append(d)
         return out
 
@@ -121,8 +129,9 @@ class CardEngine(FakeEngine):
             row = self.rows.get(id)
             return sum(a * b for a, b in zip(vec, row)) if row else None
 
-    def vectors(self):
-        return self.Vectors()
+    def __init__(self):
+        super().__init__()
+        self.index.vectors = self.Vectors
 
     def search(self, text, limit):
         from types import SimpleNamespace

@@ -149,7 +149,7 @@ def test_a_quoted_phrase_must_appear(engine):
     hits = engine.search('"maximum hand size" vanguard', 10).results
     assert hits
     for hit in hits:
-        doc = engine.stored(hit.id)
+        doc = engine.index.stored(hit.id)
         assert "maximum hand size" in fold(doc["text"] + " " + doc["title"])
     assert not engine.search('"trample deathtouch"', 5).results
 
@@ -230,21 +230,21 @@ def test_the_fast_path_answers_common_queries_like_whoosh(engine):
     used_fast = []
     for text in FAST_QUERIES:
         a, b = engine.search(text, 10), slow.search(text, 10)
-        if engine.last_path == "fast":
+        if a.backend == "fast":
             used_fast.append(text)
+        assert b.backend == "whoosh", text
         assert [h.id for h in a.results] == [h.id for h in b.results], text
         assert [h.snippet for h in a.results] == [h.snippet for h in b.results], text
         assert [round(h.score, 6) for h in a.results] == [round(h.score, 6) for h in b.results]
         assert a.suggestion == b.suggestion
-    assert slow.last_path == "whoosh"
     # Numbers, keywords, glossary terms and keyword interactions never need Whoosh.
     assert set(FAST_QUERIES[:11]) <= set(used_fast)
 
 
 def test_queries_the_fast_files_cannot_answer_fall_back_to_whoosh(engine):
     for text in ['"lethal damage" deathtouch', "kind:glossary lethal damage"]:
-        assert engine.search(text, 5).results
-        assert engine.last_path == "whoosh", text
+        result = engine.search(text, 5)
+        assert result.results and result.backend == "whoosh", text
 
 
 def test_negations_and_synonyms_widen_a_question(engine):
@@ -292,13 +292,14 @@ def test_old_rules_words_and_attack_slang_find_summoning_sickness(engine):
     # players' for attacking; read literally they find 701.18 (Play).
     from crsearch.search import fusion
 
-    assert fusion.ready()  # ranked as a search ranks, with the learned weights
+    assert fusion.learned() is not None  # ranked as a search ranks, with the learned weights
     got = ids(engine, "can I swing with a creature that came into play this turn?", 5)
     assert "302.6" in got and not got[0].startswith("701.18"), got
 
 
-def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
-    from crsearch.search import engine as search_module
+def test_a_judges_topic_brings_the_rule_the_words_miss(engine):
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.engine import Engine
 
     question = ("Both of our creatures die in combat at the same time. Does my "
                 "Gravecaller's 'when another creature dies' ability still trigger?")
@@ -309,25 +310,25 @@ def test_a_judges_topic_brings_the_rule_the_words_miss(engine, monkeypatch):
     assert hit.why["topic"] == "dies same time"
     # Without the topics (and the questions asked before, which know this
     # one too) the words alone miss it: the table is what found it.
-    monkeypatch.setattr(search_module, "TOPIC", 0.0)
-    monkeypatch.setattr(engine, "asked_skip", {e["source"] for e in engine.vectors().asked})
-    assert "603.10a" not in ids(engine, question, 3)
+    without = Engine(engine.index_dir, config=DEFAULT.but(topic=0.0))
+    pages = {e["source"] for e in without.index.vectors().asked}
+    assert "603.10a" not in [h.id for h in without.search(question, 3, asked_skip=pages).results]
 
 
-def test_a_card_judges_know_brings_its_rules(engine, monkeypatch):
-    from crsearch.search import engine as search_module
+def test_a_card_judges_know_brings_its_rules(engine):
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.engine import Engine
 
     question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
 
-    def best_layer_rank():
+    def best_layer_rank(engine):
         result = engine.search(question, 10)
         return next((n for n, h in enumerate(result.results) if h.id.startswith("613.")), 99), result
 
-    with_cards, result = best_layer_rank()
+    with_cards, result = best_layer_rank(engine)
     assert result.understood["card_names"][:1] == ["Humility"]
     assert with_cards < 10 and result.results[with_cards].why.get("card") == "humility"
-    monkeypatch.setattr(search_module, "CARD", 0.0)
-    without, _ = best_layer_rank()
+    without, _ = best_layer_rank(Engine(engine.index_dir, config=DEFAULT.but(card=0.0)))
     assert with_cards < without
 
 
@@ -337,12 +338,12 @@ def test_topics_only_name_rules_of_the_release_searched(engine):
     from crsearch.search.topics import Cues, Topic
 
     # The index's ready copy holds rules of its release only...
-    ready = engine.fast.table("topics")
+    ready = engine.index.fast.table("topics")
     rules = {r for letter in ready.letters for _, rs in ready.part(letter)["topics"].values()
              for r in rs}
-    assert len(rules) > 1000 and rules <= engine.id_set
+    assert len(rules) > 1000 and rules <= engine.index.id_set
     # ...because the cues drop the rules a release lacks.
-    cues = Cues(stem, engine.id_set.__contains__,
+    cues = Cues(stem, engine.index.id_set.__contains__,
                 (Topic(("counters bounce",), ("999.9z", "122.2")), Topic(("gone",), ("999.9y",))))
     assert [(c, t.rules) for c, t in cues.found(["counters", "bounced", "gone"])] == [
         ("counters bounce", ("122.2",))]
@@ -368,7 +369,10 @@ def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
     (copy / FAST).write_text(json.dumps(meta))
     question = "What happens with Humility and a creature that gets +2/+2 from an Aura?"
     other = Engine(copy)
-    assert other.fast.table("topics") is None and other.fast.table("cards") is None
+    for what in FAST_TABLES:
+        again, ready = other.index.fast.table(what), engine.index.fast.table(what)
+        assert type(again).__name__ == "ReadyParts" and again.letters == ready.letters
+        assert all(again.part(k) == ready.part(k) for k in ready.letters)
     got = other.search(question, 10)
     assert [h.id for h in got.results] == ids(engine, question)
     assert {h.why.get("card") for h in got.results} >= {"humility"}
@@ -386,7 +390,7 @@ def test_a_ready_table_damaged_after_its_check_loses_hints_not_the_search(engine
         size = (copy / name).stat().st_size
         (copy / name).write_bytes(b"x" * size)  # same size: passes the first check
     other = Engine(copy)
-    assert other.fast.table("topics") is not None
+    assert other.index.fast.table("topics") is not None
     got = other.search("What happens with Humility and a creature that gets bounced?", 10)
     assert got.results and not any("topic" in h.why or "card" in h.why for h in got.results)
 
@@ -396,36 +400,44 @@ def test_the_ready_tables_are_read_a_letter_at_a_time(engine):
 
     fresh = Engine(engine.index_dir)
     fresh.search("Both creatures die at the same time with Humility out?", 5)
-    topics, cards = fresh._cues._part.__self__, fresh._cards.part.__self__
-    assert set(topics._read) <= set("bcdashwtoi") | {""} and "d" in topics._read
-    assert "h" in cards._read and "z" not in cards._read
+    topics, cards = fresh.index.tables.topic_parts, fresh.index.tables.card_parts
+    assert topics.letters_read <= set("bcdashwtoi") | {""} and "d" in topics.letters_read
+    assert "h" in cards.letters_read and "z" not in cards.letters_read
 
 
 def test_a_subrule_that_answers_ranks_above_its_rule(engine):
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.fusion import subrules_first as order
+
+    def subrules_first(scored, reach=DEFAULT.subrules_window):
+        return order(scored, lambda id: engine.index.is_title_rule(id, DEFAULT.title_rule_words),
+                     reach)
+
     scored = [("702.15", 3.0), ("810.9", 2.5), ("702.15b", 2.0), ("702.15", 1.0)]
-    got = engine.subrules_first(scored[:3])
+    got = subrules_first(scored[:3])
     assert [i for i, _ in got] == ["702.15b", "702.15", "810.9"]
     assert [s for _, s in got] == [3.0, 2.5, 2.0]      # still sorted
     # A rule with its own text answers too: it keeps its place.
-    assert engine.subrules_first([("601.2", 2.0), ("601.2c", 1.0)])[0][0] == "601.2"
-    # A subrule far below is not pulled up.
-    far = [("702.15", 4.0), ("a", 3.0), ("b", 2.0), ("c", 1.5), ("702.15b", 1.0)]
-    assert engine.subrules_first([(i if i in ("702.15", "702.15b") else "glossary:" + i, s)
-                                   for i, s in far])[0][0] == "702.15"
+    assert subrules_first([("601.2", 2.0), ("601.2c", 1.0)])[0][0] == "601.2"
+    # A subrule far below is not pulled up (unless the config reaches further).
+    far = [(i if i in ("702.15", "702.15b") else "glossary:" + i, s) for i, s in
+           [("702.15", 4.0), ("a", 3.0), ("b", 2.0), ("c", 1.5), ("702.15b", 1.0)]]
+    assert subrules_first(far)[0][0] == "702.15"
+    assert subrules_first(far, reach=4)[0][0] == "702.15b"
 
 
 def test_search_does_not_change_the_parsed_query(engine, monkeypatch):
-    from crsearch.search import engine as search_module
+    from crsearch.search import query as query_module
 
     seen = []
-    real_parse = search_module.parse
+    real_parse = query_module.parse
 
     def spy(text):
         q = real_parse(text)
         seen.append((q, list(q.words)))
         return q
 
-    monkeypatch.setattr(search_module, "parse", spy)
+    monkeypatch.setattr(query_module, "parse", spy)  # a spy: the ranking is unchanged
     result = engine.search("deathtuch", 3)
     assert result.suggestion == "deathtouch"
     q, words_then = seen[0]
@@ -481,7 +493,9 @@ def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path
     assert result.results
     notes = [n for n in result.notes if n.startswith("semantic ranking off")]
     assert len(notes) == 1 and "\n" not in notes[0]
-    lexical = Engine(engine.index_dir, semantic=False).search(QUESTION, 5)
+    from crsearch.search.config import DEFAULT
+
+    lexical = Engine(engine.index_dir, config=DEFAULT.but(embeddings=False)).search(QUESTION, 5)
     assert [h.id for h in result.results] == [h.id for h in lexical.results]
 
 
@@ -534,6 +548,19 @@ def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     st = terms.stat()
     os.utime(terms, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
     assert engine_for(Fake) is not first
+
+
+def test_the_engine_cache_keeps_one_engine_per_config(indexed_data_dir):
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.engine import engine_for
+    from crsearch.store.datadir import Store
+
+    stored = Store(indexed_data_dir).pick()
+    shipped = engine_for(stored)
+    other = engine_for(stored, DEFAULT.but(topic=0.0))
+    assert other is not shipped and other.config.topic == 0.0 and shipped.config is DEFAULT
+    assert engine_for(stored, DEFAULT.but(topic=0.0)) is other   # an equal config
+    assert engine_for(stored, DEFAULT) is shipped
 
 
 def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):

@@ -87,10 +87,11 @@ def test_a_missing_rule_says_so(page, base_url):
 
 def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
     """One search brain: the site's top five are the CLI's top five."""
+    from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
     from crsearch.store.datadir import Store
 
-    engine = Engine(Store(indexed_data_dir).pick().index_dir, semantic=False)
+    engine = Engine(Store(indexed_data_dir).pick().index_dir, config=DEFAULT.but(embeddings=False))
     for query in ["trample", "deathtouch trample", "hexproof from", "ETB tapped",
                   "can a creature with defender attack", "kind:rule state-based actions",
                   "\"first strike\"", "who chooses first when players make choices at the same time",
@@ -112,10 +113,11 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
 @pytest.fixture(scope="module")
 def lexical(indexed_data_dir):
     """The CLI's engine with its embeddings off: what the site mirrors."""
+    from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
     from crsearch.store.datadir import Store
 
-    return Engine(Store(indexed_data_dir).pick().index_dir, semantic=False)
+    return Engine(Store(indexed_data_dir).pick().index_dir, config=DEFAULT.but(embeddings=False))
 
 
 @pytest.mark.parametrize(("query", "check"), [
@@ -396,7 +398,7 @@ def test_other_forms_of_a_word_the_release_never_uses(page, base_url, lexical):
     got = page.evaluate("""async ws => { const e = await window.crsearch.engine();
         await e.need(e.otherForms(ws));
         return ws.map(w => e.alternatives(w)); }""", ["unmorph", "blockable"])
-    want = [[lexical.stems(" ".join(a)) for a in alternatives(w, lexical.vocab)]
+    want = [[lexical.index.stems(" ".join(a)) for a in alternatives(w, lexical.index.vocab)]
             for w in ("unmorph", "blockable")]
     assert got == want == [[["morph"]], [["unblock"]]]
     # A question whose words the release uses asks for no other form's

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from crsearch.search import engine as search_module
 from crsearch.search.cardtopics import RULES_CARDS
+from crsearch.search.config import DEFAULT
 from crsearch.site import build as site
 from crsearch.site import searchdata as site_search
 
@@ -60,15 +60,14 @@ def keys(latest_site) -> dict:
 
 def test_tables_are_the_clis(meta):
     from crsearch.rules.text import FOLD
-    from crsearch.search import engine as search
     from crsearch.search.vocab import tables
 
     assert {k: v for k, v in meta["tables"].items() if k != "fold"} == tables()
     assert meta["tables"]["fold"] == {chr(k): v for k, v in FOLD.items()}
-    assert meta["rank"]["candidates"] == search.CANDIDATES
-    assert meta["rank"]["coverage"] == search.COVERAGE
-    assert meta["rank"]["passage"] == search.PASSAGE
-    assert meta["rank"]["glossary_multi"] == search.GLOSSARY_MULTI
+    assert meta["rank"]["candidates"] == DEFAULT.candidates
+    assert meta["rank"]["coverage"] == DEFAULT.coverage
+    assert meta["rank"]["passage"] == DEFAULT.passage
+    assert meta["rank"]["glossary_multi"] == DEFAULT.glossary_multi
 
 
 def test_word_file_names_come_with_the_clis_tables(keys, meta):
@@ -106,12 +105,11 @@ def test_question_tables_are_the_clis(meta):
     """What the site needs to read a question comes from the CLI's Python."""
     from whoosh.lang.porter import stem
 
-    from crsearch.search import engine as search
     from crsearch.search import query
     from crsearch.search.vocab import SITUATION
 
-    assert meta["rank"]["question_candidates"] == search.QUESTION_CANDIDATES
-    assert meta["rank"]["semantic_min_terms"] == search.SEMANTIC_MIN_TERMS
+    assert meta["rank"]["question_candidates"] == DEFAULT.question_candidates
+    assert meta["rank"]["semantic_min_terms"] == DEFAULT.semantic_min_terms
     assert meta["rank"]["max_terms"] == query.MAX_TERMS
     assert {k: v for k, v in meta["question"].items() if k != "situation_stems"} == query.tables()
     assert "oblivion" not in meta["question"]["not_names"] and "when" in meta["question"]["question_start"]
@@ -189,7 +187,7 @@ def test_topics_files_name_the_release_rules_and_the_forms_players_type(latest_s
     for letter, d in parts.items():
         assert all(min(c.split())[0] == letter for cues, _ in d["topics"] for c in cues)
         assert all(f[0] == letter for f in d["forms"])
-    assert meta["rank"]["topic"] == search_module.TOPIC and meta["rank"]["again"] == search_module.AGAIN
+    assert meta["rank"]["topic"] == DEFAULT.topic and meta["rank"]["again"] == DEFAULT.again
 
 
 def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
@@ -206,7 +204,7 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
     assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
     assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
     assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
-    assert meta["rank"]["card"] == search_module.CARD
+    assert meta["rank"]["card"] == DEFAULT.card
 
 
 def test_pack_ids_round_trips():
@@ -254,7 +252,7 @@ def test_documents_carry_their_url(latest_site, meta, latest_release):
 def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
     """The precomputed scores equal the CLI's fast-path postings (Whoosh's BM25F)."""
     from crsearch.search.fastindex import FastBackend
-    from crsearch.search.schema import FIELD_BOOSTS, INDEX_FORMAT
+    from crsearch.search.schema import INDEX_FORMAT
     from crsearch.store.datadir import Store
 
     fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
@@ -265,7 +263,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
         assert got_postings is not None
         docs, fields = got_postings
         # Summed field by field with the boosts, as a typed query sums them.
-        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(FIELD_BOOSTS.values()))
+        cli = {fast.meta["docids"][d]: sum(fields[k][i] * b for k, b in enumerate(DEFAULT.field_boosts.values()))
                for i, d in enumerate(docs)}
         key = site_search.shard_key(stem, set(keys["shards"]))
         df, deltas, ours = read_data(latest_site / "search" / keys["shards"][key])["p"][stem][:3]

@@ -1,0 +1,239 @@
+"""One release's opened search index, as every ranking stage reads it.
+
+``Index`` holds what does not change from one query to the next: the terms
+(``terms.json``), the documents and their statistics from a backend (the
+fast files, else Whoosh), the stems, the embeddings and the tables.  It
+keeps no state of a query, so many threads may search it at once: what it
+loads lazily (Whoosh, the embeddings, the tables) is loaded under a lock,
+its caches only ever gain the same value for a key, and each thread asks
+Whoosh through a searcher of its own (``backends.WhooshBackend``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from crsearch.rules import numbers
+from crsearch.rules.model import GLOSSARY_PREFIX
+from crsearch.rules.suggest import did_you_mean
+from crsearch.rules.text import STOP_WORDS, words
+from crsearch.search.backends import WhooshBackend, open_terms
+from crsearch.search.config import RankingConfig
+from crsearch.search.fastindex import FastBackend
+from crsearch.search.query import Reader
+from crsearch.search.schema import BM25_B, BM25_K1, INDEX_FORMAT
+from crsearch.search.vocab import SITUATION
+
+#: A document's stored fields (id, kind, title, text, parent).
+Doc = dict[str, Any]
+
+
+class Index:
+    """An opened index of one release; share it between queries and threads.
+
+    Common queries are answered by ``fastindex.FastBackend`` without
+    importing Whoosh; the rest goes to ``backends.WhooshBackend``, opened
+    on first use.  ``fast=False`` always uses Whoosh (the tests compare the
+    two); so do BM25F parameters other than those the fast files hold.
+    ``vectors`` replaces the index's embeddings (the bench compares models).
+    """
+
+    def __init__(self, index_dir: Path, config: RankingConfig, fast: bool = True,
+                 vectors: Any = None):
+        self.index_dir = Path(index_dir)
+        self.terms = open_terms(self.index_dir)
+        self._lock = threading.Lock()
+        self._whoosh: WhooshBackend | None = None
+        self._bm25 = (config.bm25_b, config.bm25_k1)
+        self.fast = FastBackend.open(self.index_dir, INDEX_FORMAT) if fast else None
+        #: Where stored fields, frequencies and counts come from.
+        self.docs: FastBackend | WhooshBackend = self.fast or self.whoosh
+        #: Whether the fast files' BM25F scores are the ones asked for.
+        self._fast_scores = self.fast is not None and self._bm25 == (BM25_B, BM25_K1)
+        self.release: str = self.terms["effective_date"]
+        self.ids: list[str] = self.terms["ids"]
+        self.id_set = set(self.ids)
+        self.vocab: dict[str, int] = self.terms["vocab"]
+        self.keywords: dict[str, str] = self.terms["keywords"]
+        self.chapter_titles: dict[str, str] = self.terms["chapters"]
+        self.glossary: dict[str, dict[str, Any]] = {}
+        for g in self.terms["glossary"]:
+            for name in g["names"]:
+                self.glossary.setdefault(name, g)
+        self.reader = Reader(self.terms)
+        self._stem: Callable[[str], str] | None = None
+        self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
+        self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
+        self._order: dict[str, int] | None = None
+        self._situation: frozenset[str] | None = None
+        self._vectors: Any = vectors
+        #: Why the embeddings cannot be used (one line), once tried.
+        self.vectors_problem: str | None = None
+        self._tables: Any = None
+
+    # -- backends ----------------------------------------------------------------
+    @property
+    def whoosh(self) -> WhooshBackend:
+        """The Whoosh backend, opened on first use (a damaged index is
+        reported when it is opened)."""
+        if self._whoosh is None:
+            with self._lock:
+                if self._whoosh is None:
+                    self._whoosh = WhooshBackend(self.index_dir, *self._bm25)
+        return self._whoosh
+
+    def close(self) -> None:
+        if self._whoosh is not None:
+            self._whoosh.close()
+
+    def _backends(self) -> Iterator[FastBackend | WhooshBackend]:
+        # Whoosh is opened only when the fast path cannot answer.
+        if self.fast is not None and self._fast_scores:
+            yield self.fast
+        yield self.whoosh
+
+    @property
+    def first_path(self) -> str:
+        """The backend a query tries first: "fast" or "whoosh"."""
+        return "fast" if self.fast is not None and self._fast_scores else "whoosh"
+
+    def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
+                   filters: dict[str, str], limit: int) -> tuple[list[tuple[Doc, float]], str]:
+        """The top BM25F candidates from the first backend able to answer,
+        and which one answered ("fast" or "whoosh")."""
+        path = self.first_path
+        for backend in self._backends():
+            got = backend.candidates(pick, fields, required, filters, limit)
+            if got is not None:
+                # Stored fields always come from ``docs``, so both backends
+                # rank and show the very same text.
+                return [(self.stored(d["id"]) or d, s) for d, s in got], backend.name
+        return [], path
+
+    def stored(self, id: str) -> Doc | None:
+        return self.docs.stored(id)
+
+    def doc_frequency(self, stem: str) -> int:
+        """In how many documents ``stem`` occurs in the text field."""
+        return self.docs.doc_frequency(stem)
+
+    def doc_count(self) -> int:
+        return self.docs.doc_count()
+
+    def idf(self, stem: str) -> float:
+        """Whoosh's idf of ``stem`` in the text field (same formula, same numbers)."""
+        return math.log(self.doc_count() / (self.doc_frequency(stem) + 1)) + 1
+
+    # -- words -------------------------------------------------------------------
+    def stems(self, text: str) -> list[str]:
+        """The index's terms for ``text``: folded, stop words out, stemmed."""
+        return [self.stem_word(w) for w in words(text) if w not in STOP_WORDS]
+
+    def stem_word(self, w: str) -> str:
+        s = self._stem_cache.get(w)
+        if s is None:
+            if self._stem is None:
+                from whoosh.lang.porter import stem
+
+                self._stem = stem
+            stemmer: Callable[[str], str] = self._stem
+            s = self._stem_cache[w] = stemmer(w)
+        return s
+
+    def doc_words(self, doc: Doc) -> tuple[list[str], set[str]]:
+        """The words of a stored document and their stems (cached)."""
+        got = self._doc_cache.get(doc["id"])
+        if got is None:
+            tw = words(doc.get("text", "")) + words(doc.get("title", ""))
+            got = (tw, {self.stem_word(w) for w in tw if w not in STOP_WORDS})
+            self._doc_cache[doc["id"]] = got
+        return got
+
+    def situation_stems(self) -> frozenset[str]:
+        """The stems of the situation words (``vocab.SITUATION``)."""
+        if self._situation is None:
+            self._situation = frozenset(self.stem_word(w) for w in SITUATION)
+        return self._situation
+
+    # -- rules -------------------------------------------------------------------
+    def children(self, id: str) -> list[str]:
+        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
+        return [i for i in self.ids if i == id or i.startswith(id) and numbers.contains(id, i)]
+
+    def rule_order(self) -> dict[str, int]:
+        """Each id's place in rule order."""
+        if self._order is None:
+            self._order = {id: n for n, id in enumerate(self.ids)}
+        return self._order
+
+    def near_ids(self, text: str) -> list[str]:
+        """The rule numbers someone who typed ``text`` may have meant."""
+        return did_you_mean(re.sub(r"[^0-9a-z.]", "", text.lower()), self.id_set)
+
+    def is_title_rule(self, id: str, most_words: int) -> bool:
+        """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
+        return is_title_text((self.stored(id) or {}).get("text", ""), most_words)
+
+    def cites(self, id: str, among: list[str]) -> set[str]:
+        """The ids of ``among`` (in rule order) that a rule's text cites."""
+        from crsearch.rules.refs import references_in
+
+        text = (self.stored(id) or {}).get("text", "")
+        return {t for r in references_in(text, among, self.id_set) for t in r.targets} - {id}
+
+    def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
+        """The first ``limit`` ids that pass ``filters``, in rule order."""
+        pool = [g["id"] for g in self.terms["glossary"]] if filters.get("kind") == "glossary" \
+            else self.ids
+        return [i for i in pool if passes(i, filters)][: limit]
+
+    # -- what is loaded on first use -----------------------------------------------
+    def vectors(self) -> Any:
+        """The index's embeddings (``semantic.Vectors``), loaded on the first
+        question; None (and ``vectors_problem`` says why) when unusable."""
+        if self._vectors is None and self.vectors_problem is None:
+            with self._lock:
+                if self._vectors is None and self.vectors_problem is None:
+                    from crsearch.search import semantic
+
+                    try:
+                        self._vectors = semantic.Vectors(self.index_dir)
+                    except semantic.EmbeddingsUnavailable as e:
+                        self.vectors_problem = str(e)
+        return self._vectors
+
+    @property
+    def tables(self) -> Any:
+        """The judges' topics and the rules-famous cards (``tables.Tables``)."""
+        if self._tables is None:
+            with self._lock:
+                if self._tables is None:
+                    from crsearch.search.boosts import Tables
+
+                    self._tables = Tables(self.fast, self.stem_word, self.id_set.__contains__)
+        return self._tables
+
+
+def passes(id: str, filters: dict[str, str]) -> bool:
+    """True when ``id`` passes the query's filters (``kind:``, ``section:``, ``chapter:``)."""
+    if not filters:
+        return True
+    is_glossary = id.startswith(GLOSSARY_PREFIX)
+    kind = "glossary" if is_glossary else numbers.kind(id)
+    if "kind" in filters and filters["kind"] != kind:
+        return False
+    if "section" in filters and (is_glossary or id[0] != filters["section"]):
+        return False
+    return not ("chapter" in filters and (is_glossary or kind == "section"
+                                          or id.split(".")[0] != filters["chapter"]))
+
+
+def is_title_text(text: str, most_words: int) -> bool:
+    """True for the text of a rule that is only a title ("Lifelink"): a
+    question's ranking puts its subrules first (the site exports which)."""
+    return len(words(text)) <= most_words
