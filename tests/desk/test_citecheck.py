@@ -7,10 +7,8 @@ import os
 import stat
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, LATEST
+from conftest import ARCHIVE, LATEST, run
 
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
 
 
@@ -88,9 +86,6 @@ def test_as_of_reads_numbers_as_they_were(old_and_new):
     assert result["release"] == "2003-03-15"
     assert (c["status"], c["now"]) == ("moved", "702.7")
 
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
 
 def test_cli_lines_summary_and_exit_code(old_and_new, tmp_path):

@@ -9,10 +9,7 @@ words around the numbers catch them.
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, LATEST
-
-from crsearch.cli.main import cli
+from conftest import ARCHIVE, LATEST, run
 
 ARTICLE = """# Combat and legends, explained
 Updated 10 March 2012
@@ -41,7 +38,7 @@ def then_and_now(tmp_path_factory):
 
 
 def check(data_dir, text):
-    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), "cite-check", "-"], input=text)
+    r = run(data_dir, "cite-check", "-", input=text)
     assert r.exit_code == 1, r.output
     return r.output
 

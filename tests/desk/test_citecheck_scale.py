@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+from conftest import run
+
 from crsearch.desk import citecheck
 from crsearch.store.datadir import Store
 
@@ -68,13 +70,9 @@ def test_a_megabyte_of_missing_citations_is_checked_in_seconds(cite_data_dir):
 def test_json_of_a_long_text_is_written_in_pieces_and_reads_the_same(cite_data_dir, tmp_path):
     import json
 
-    from click.testing import CliRunner
-
-    from crsearch.cli.main import cli
-
     f = tmp_path / "long.md"
     f.write_text(SENTENCE * 1500 + "Link: https://cr.example/?rule=702.19c\n", encoding="utf-8")
-    r = CliRunner().invoke(cli, ["--data-dir", str(cite_data_dir), "cite-check", str(f), "--json"])
+    r = run(cite_data_dir, "cite-check", str(f), "--json")
     assert r.exit_code == 1
     data = json.loads(r.output)
     assert len(data["citations"]) == 4501 and data["citations"][-1]["status"] == "skipped"

@@ -112,11 +112,7 @@ def test_the_fusion_rows_carry_the_questions_asked_before():
     assert other["asked"] == other["asked_best"] == 0.0
 
 
-def test_an_index_stores_them_and_a_question_uses_them(indexed_data_dir):
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir)
+def test_an_index_stores_them_and_a_question_uses_them(engine):
     question = ("Ghave gets bounced with Unsummon. Do the +1/+1 counters make it die "
                 "as a 0/0 instead of going back to my hand?")
     result = engine.search(question, 5, features=True)

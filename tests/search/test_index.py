@@ -11,14 +11,6 @@ from hypothesis import strategies as st
 from crsearch.errors import BadInput, CRSearchError, NotFound
 
 
-@pytest.fixture(scope="module")
-def engine(indexed_data_dir):
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    return Engine(Store(indexed_data_dir).pick().index_dir)
-
-
 def ids(engine, query, limit=10):
     return [h.id for h in engine.search(query, limit).results]
 

@@ -151,7 +151,7 @@ for n in range(len(whole)):
     for name in [m for m in sys.modules if m == "json" or m.startswith("json.")]:
         del sys.modules[name]
     path.write_bytes(whole[:n])
-    r = run(data, "rule", "201.1")
+    r = CliRunner().invoke(cli, ["--data-dir", data, "rule", "201.1"])
     crash = "" if r.exception is None or isinstance(r.exception, SystemExit) else repr(r.exception)
     print(n, r.exit_code, repr(r.output.strip()), crash, sep="\\t")
 path.write_bytes(whole)
