@@ -35,10 +35,14 @@ ARCHIVE_SIZE = 114
 # test cannot forget them: only the ``browser`` fixture starts Chromium, and the
 # data dirs below import releases other than 2026-08-07.  A test that reads such a
 # release itself carries ``@pytest.mark.archive``; a check below fails any test
-# that reads one without it.  ``slow`` is a judgement, written on each test.
+# that reads one without it.  ``slow`` follows from the fixtures that take many
+# seconds to make (Chromium, the whole 2026-08-07 site, the whole archive) and is
+# otherwise written on each test that takes seconds of its own.
 
 #: Session fixtures that import archived releases besides 2026-08-07.
-ARCHIVE_FIXTURES = {"latest_data_dir", "cite_data_dir"}
+ARCHIVE_FIXTURES = {"latest_data_dir", "cite_data_dir", "archive_data_dir"}
+#: Fixtures that the fast loop (``-m "not slow"``) never makes.
+SLOW_FIXTURES = {"browser", "latest_site", "archive_data_dir"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -48,17 +52,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if names & ARCHIVE_FIXTURES:
             item.add_marker(pytest.mark.archive)
+        if names & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
 
 
 #: Archived releases (other than 2026-08-07) opened while the current test ran.
 _archive_reads: list[str] = []
+_ARCHIVE_REAL = os.path.realpath(ARCHIVE)
 
 
 def _note_archive_reads(event: str, args: tuple) -> None:
     if event != "open" or not isinstance(args[0], (str, os.PathLike)):
         return
     path = os.fspath(args[0])
-    if "archive" in path and os.path.dirname(os.path.realpath(path)) == str(ARCHIVE) \
+    # ARCHIVE may be reached through a symbolic link (a worktree's ../shared).
+    if "archive" in path and os.path.dirname(os.path.realpath(path)) == _ARCHIVE_REAL \
             and os.path.basename(path) != LATEST.name:
         _archive_reads.append(os.path.basename(path))
 
@@ -152,6 +160,22 @@ def latest_data_dir(tmp_path_factory) -> Path:
 def indexed_data_dir(tmp_path_factory) -> Path:
     """A data dir holding 2026-08-07 with its search index (read-only!)."""
     return _store_with(tmp_path_factory, "data-indexed", [LATEST], build_index=True)
+
+
+@pytest.fixture(scope="session")
+def latest_indexed_data_dir(tmp_path_factory, latest_data_dir, indexed_data_dir) -> Path:
+    """``latest_data_dir`` (2026-06-19 and 2026-08-07) with 2026-08-07's search
+    index: the one ``indexed_data_dir`` built for the same release (read-only!)."""
+    import shutil
+
+    from crsearch.store.datadir import Store
+
+    root = tmp_path_factory.mktemp("data-latest-indexed") / "data"
+    shutil.copytree(latest_data_dir, root)
+    store = Store(root)
+    built = Store(indexed_data_dir).pick().index_dir
+    store.replace_index(store.pick(), lambda path: shutil.copytree(built, path, dirs_exist_ok=True))
+    return root
 
 
 @pytest.fixture(scope="session")

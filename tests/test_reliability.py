@@ -412,6 +412,7 @@ def test_an_import_killed_at_random_points_leaves_old_or_new(data, tmp_path):
         assert [p.name for p in (data / "releases").iterdir() if p.name.startswith(".tmp-")] == []
 
 
+@pytest.mark.archive
 def test_workers_die_with_a_killed_parent(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -428,6 +429,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     p.stdout.close()
 
 
+@pytest.mark.archive
 def test_sigterm_stops_workers_and_says_what_was_stored(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()

@@ -167,6 +167,7 @@ def test_a_file_larger_than_the_cap_is_stopped(tmp_path):
     assert "decompresses to more than 4,096 bytes" in refused(ATOMIC, max_bytes=4096)
 
 
+@pytest.mark.slow
 def test_a_file_with_a_million_names_is_refused_without_reading_it_all(tmp_path):
     p = tmp_path / "million.json.gz"
     with gzip.open(p, "wb", compresslevel=1) as f:

@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 import pytest
 from anyio.from_thread import start_blocking_portal
-from conftest import ARCHIVE, LATEST, run
+from conftest import run
 from mcp import Client, MCPError, StdioServerParameters
 
 from crsearch import Rules
@@ -87,12 +87,9 @@ def import_into(data_dir: Path, *paths: Path, index: bool) -> None:
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory) -> Path:
+def data_dir(latest_indexed_data_dir) -> Path:
     """2026-06-19 and 2026-08-07, the latest with its search index."""
-    root = tmp_path_factory.mktemp("mcp-data")
-    import_into(root, ARCHIVE / "2026-06-19.txt", index=False)
-    import_into(root, LATEST, index=True)
-    return root
+    return latest_indexed_data_dir
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,9 @@ from a color means the creature can't be blocked by creatures of that color
 """
 UNDATED = ARTICLE.split("\n", 2)[2]
 
+#: It imports the 2012-02-01 release.
+pytestmark = pytest.mark.archive
+
 
 @pytest.fixture(scope="module")
 def then_and_now(tmp_path_factory):

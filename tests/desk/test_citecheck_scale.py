@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from conftest import run
 
 from crsearch.desk import citecheck
@@ -58,6 +59,7 @@ def test_a_paragraph_is_read_for_rules_words_once(monkeypatch):
     assert Counting.calls == 1
 
 
+@pytest.mark.slow
 def test_a_megabyte_of_missing_citations_is_checked_in_seconds(cite_data_dir):
     text = SENTENCE * (1_000_000 // len(SENTENCE))
     t = time.perf_counter()

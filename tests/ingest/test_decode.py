@@ -67,6 +67,7 @@ def test_dos_and_mac_letters_inside_windows_1252_words_are_repaired():
     assert len(d.repairs) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 def test_archived_releases_have_no_mojibake():
     from conftest import archive_files

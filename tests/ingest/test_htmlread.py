@@ -17,6 +17,7 @@ from crsearch.ingest.sources import read_from
 from crsearch.site import build as site
 
 
+@pytest.mark.slow
 def test_round_trip_of_the_2026_08_07_site_is_exact(latest_site, latest_release):
     back = release_from_site(latest_site)
     assert back.counts() == latest_release.counts()

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from conftest import ARCHIVE
 
 from crsearch.search import asked, fusion
 from crsearch.search.asked import Memory
@@ -67,13 +68,13 @@ def test_an_id_holds_only_where_its_text_says_the_same():
     assert not asked.holds("999.1", [], texts)
 
 
+@pytest.mark.archive
 def test_renumbered_releases_keep_their_questions_under_their_numbers(latest_release):
     from crsearch.ingest.pipeline import release_from_bytes
     from crsearch.search import tables
     from crsearch.search.build import documents
 
-    archive = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive"
-    old = release_from_bytes((archive / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
+    old = release_from_bytes((ARCHIVE / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
     entries = asked.load()
     now = tables.asked(tables.Carry("2026-08-07", asked.doc_texts(documents(latest_release))))
     then = tables.asked(tables.Carry("2010-02-01", asked.doc_texts(documents(old))))

@@ -125,6 +125,7 @@ def mindslaver(carry: Carry) -> tuple[str, ...]:
     return topic.rules
 
 
+@pytest.mark.archive
 def test_older_releases_get_their_own_numbers():
     new, old = release_texts("2026-01-16"), release_texts("2023-04-14")
     jan, apr = Carry("2026-01-16", new), Carry("2023-04-14", old)

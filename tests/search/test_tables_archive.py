@@ -24,7 +24,7 @@ from crsearch.search.build import documents
 from crsearch.store.datadir import Store
 from crsearch.store.lineage import Lineage
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.archive, pytest.mark.timeout(3600)]
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "renumber_tables.py"
 
 

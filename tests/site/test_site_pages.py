@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -404,29 +405,46 @@ def test_build_all_refuses_two_releases_of_one_date(tmp_path, trio):
     assert os.listdir(tmp_path) == []
 
 
+class _LinksAndIds(HTMLParser):
+    """A page's link targets and element ids, read in one pass (no tree)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "id" and value is not None:
+                self.ids.add(value)
+            elif name == "href" and tag == "a" and value is not None:
+                self.hrefs.append(value)
+
+
 def test_rule_pages_have_no_broken_link_or_anchor(latest_site):
     import urllib.parse
 
-    ids: dict[str, set[str]] = {}
+    pages: dict[str, _LinksAndIds] = {}
 
-    def ids_of(name: str) -> set[str]:
-        if name not in ids:
-            ids[name] = {el["id"] for el in soup_of(latest_site / name).find_all(id=True)}
-        return ids[name]
+    def read(name: str) -> _LinksAndIds:
+        if name not in pages:
+            pages[name] = _LinksAndIds()
+            pages[name].feed((latest_site / name).read_text(encoding="utf-8"))
+            pages[name].close()
+        return pages[name]
 
     broken, checked = [], 0
     for path in sorted(latest_site.glob("*.*.html")):
-        s = soup_of(path)
-        for a in s.find_all("a", href=True):
-            parts = urllib.parse.urlsplit(a["href"])
+        for href in read(path.name).hrefs:
+            parts = urllib.parse.urlsplit(href)
             if parts.scheme or parts.netloc:
                 continue
             target = parts.path or path.name
             checked += 1
             if not (latest_site / target).is_file():
-                broken.append((path.name, a["href"]))
-            elif parts.fragment and target.endswith(".html") and parts.fragment not in ids_of(target):
-                broken.append((path.name, a["href"]))
+                broken.append((path.name, href))
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in read(target).ids:
+                broken.append((path.name, href))
     assert broken == []
     assert checked > 50000
 
