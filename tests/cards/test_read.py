@@ -149,6 +149,7 @@ def test_a_zip_of_several_files_is_refused(tmp_path):
     assert "holds 2 files" in refused(p)
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_is_stopped_early(tmp_path):
     # 96 MiB of blanks inside an object: about 100 KB packed.
     p = tmp_path / "bomb.json.gz"

@@ -59,6 +59,7 @@ canonical = st.builds(lambda c, r, l: f"{c}.{r}{l}", st.integers(100, 999), st.i
                       st.sampled_from(["a", "b", "c", "k", "m", "z"]))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(st.lists(canonical, min_size=1, max_size=5), st.data())
 def test_written_ids_survive_the_shell(ids, data):
@@ -87,6 +88,7 @@ def test_release_after_the_command(latest_data_dir):
     assert {x["release"] for x in json.loads(r.output)} == {"2026-08-07"}
 
 
+@pytest.mark.slow
 def test_data_dir_after_the_command(latest_data_dir, tmp_path):
     d = str(latest_data_dir)
     for args in (["rule", "702.19c", "--data-dir", d], ["rule", "702.19c", f"--data-dir={d}"],

@@ -18,6 +18,7 @@ def writable(cards_data_dir, tmp_path):
     return root
 
 
+@pytest.mark.slow
 def test_card_json_is_the_library_result_with_its_rules(cards_data_dir):
     r = run(cards_data_dir, "card", "Notion Thief", "--json")
     assert r.exit_code == 0, r.output
@@ -79,6 +80,7 @@ def test_without_rules_a_card_is_shown_without_its_rules(cards_only_dir):
     assert json.loads(run(cards_only_dir, "card", "Opal Titan", "--json").output)["terms"] == []
 
 
+@pytest.mark.slow
 def test_card_cite_quotes_the_oracle_text_then_each_rule(cards_data_dir):
     lines = run(cards_data_dir, "card", "Notion Thief", "--cite").output.splitlines()
     assert lines[0].startswith("Notion Thief {2}{U}{B} (Oracle text, card data 2026-11-20): Flash / If "
@@ -168,6 +170,7 @@ def test_explain_takes_a_card_name_for_its_text(cards_data_dir):
     assert "card" not in json.loads(run(cards_data_dir, "explain", "Flying, ward {2}", "--json").output)
 
 
+@pytest.mark.slow
 def test_repair_checks_the_card_data(writable):
     r = run(writable, "repair")
     assert r.exit_code == 0

@@ -112,6 +112,7 @@ def test_releases_lists_both_and_marks_current(latest_data_dir):
     assert "2026-06-19" in r.output and "* 2026-08-07" in r.output
 
 
+@pytest.mark.slow
 def test_report_json_contract(latest_data_dir):
     data = json.loads(run(latest_data_dir, "report", "--json").output)
     assert data["effective_date"] == "2026-08-07"

@@ -77,6 +77,7 @@ def test_missing_index_tells_the_user_to_run_index(latest_data_dir):
     assert "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_index_command_builds_a_searchable_index(mini_data_dir):
     assert "crsearch index" in run(mini_data_dir, "search", "x").output
     r = run(mini_data_dir, "index")
@@ -91,6 +92,7 @@ def test_index_command_builds_a_searchable_index(mini_data_dir):
     assert sorted(p.name for p in release_dir.iterdir() if p.name.startswith(".")) == []
 
 
+@pytest.mark.slow
 def test_define_forgives_case_and_typos(indexed_data_dir):
     r = run(indexed_data_dir, "define", "lethal", "damage")
     assert r.exit_code == 0
@@ -147,6 +149,7 @@ def test_rule_lookup_does_not_import_whoosh():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=80))
 def test_cli_search_never_tracebacks(indexed_data_dir, text):
@@ -163,6 +166,7 @@ def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
     assert "\x1b[" not in plain.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["trample", "702.19c", "deathtouch trample"])
 def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     # cli(), not main(): main() ends a read-only command's process at once.
@@ -176,6 +180,7 @@ def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     assert "702.19" in done.stdout
 
 
+@pytest.mark.slow
 def test_search_why_explains_each_result(indexed_data_dir):
     r = run(indexed_data_dir, "search", "--why", "-n", "3",
             "my opponent bounced my creature with Unsummon, do the +1/+1 counters stay?")
@@ -222,6 +227,7 @@ def test_search_without_embeddings_warns_in_one_line(indexed_data_dir, tmp_path)
     assert len(lines) == 1, r.output
 
 
+@pytest.mark.slow
 def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, monkeypatch):
     import shutil
 
@@ -237,6 +243,7 @@ def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, m
     assert r.exit_code == 0 and "semantic ranking off" in r.output
 
 
+@pytest.mark.slow
 def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
     """The console script ends search, rule, define and keyword without the
     interpreter's teardown (exit handlers show it), with their exit codes and

@@ -46,6 +46,7 @@ def test_update_from_a_missing_file_is_a_usage_error(tmp_path):
     assert r.exit_code == 2 and "no such file" in r.output
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 def test_update_from_a_folder_imports_each_release_and_warns_on_truncation(tmp_path):
     folder = tmp_path / "in"
@@ -75,6 +76,7 @@ def test_update_from_the_whole_archive_imports_all_114(tmp_path):
     assert [x["effective_date"] for x in rows if not x["complete"]] == ["2013-02-01"]
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 def test_unresolved_reference_is_reported_not_dropped(tmp_path):
     run(tmp_path, "update", "--from", str(ARCHIVE / "2026-01-16.txt"), "--no-index")
@@ -90,6 +92,7 @@ def test_repair_of_a_healthy_store_changes_nothing(mini_data_dir):
     assert catalog(mini_data_dir) == before
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 def test_a_second_folder_import_skips_what_is_already_stored(tmp_path):
     folder = tmp_path / "in"
@@ -105,6 +108,7 @@ def test_a_second_folder_import_skips_what_is_already_stored(tmp_path):
     assert catalog(data) == before
 
 
+@pytest.mark.slow
 def test_a_folder_import_prints_a_line_per_release_when_not_on_a_terminal(tmp_path):
     # In a log (stderr is a file or a pipe) there is no progress bar: a line
     # per release as it is stored, instead of silence until the end.

@@ -28,6 +28,7 @@ def test_a_chapter_prefix_offers_rules_before_subrules(latest_data_dir):
     assert "702.19" in got and "702.19c" not in got
 
 
+@pytest.mark.slow
 def test_glossary_terms_and_keywords_complete(latest_data_dir):
     assert "Lethal Damage" in complete(latest_data_dir, "crsearch define leth", 2)
     assert "Trample" in complete(latest_data_dir, "crsearch keyword tram", 2)
@@ -97,6 +98,7 @@ def _run_in(shell: str, script: str, data_dir) -> str:
     return out.stdout
 
 
+@pytest.mark.slow
 def test_bash_completes_rule_numbers_in_bash(latest_data_dir):
     got = _run_in("bash", 'eval "$(crsearch completion bash)"; '
                   'COMP_WORDS=(crsearch rule 702.19); COMP_CWORD=2; _crsearch_completion crsearch; '
@@ -104,6 +106,7 @@ def test_bash_completes_rule_numbers_in_bash(latest_data_dir):
     assert got[:3] == ["702.19", "702.19a", "702.19b"]
 
 
+@pytest.mark.slow
 def test_fish_completes_rule_numbers_and_terms_in_fish(latest_data_dir):
     script = ("crsearch completion fish | source; "
               "complete -C 'crsearch rule 702.19'; complete -C 'crsearch define leth'")
@@ -111,6 +114,7 @@ def test_fish_completes_rule_numbers_and_terms_in_fish(latest_data_dir):
     assert "702.19c" in got and "Lethal Damage" in got
 
 
+@pytest.mark.slow
 def test_zsh_loads_the_script_and_its_function_completes(latest_data_dir):
     # compadd works only inside a completion widget: stand-ins print what it is given.
     script = ('autoload -Uz compinit && compinit -u -d "$HOME/.zcompdump" && '

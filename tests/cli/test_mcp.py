@@ -25,6 +25,9 @@ from mcp import Client, MCPError, StdioServerParameters
 
 from crsearch import Rules
 
+#: Every test here starts `crsearch mcp` or serves 2026-08-07 with its index.
+pytestmark = pytest.mark.slow
+
 #: Seconds one request may take: the first search loads the index and the
 #: embeddings on a machine shared with other tests.
 TIMEOUT = 120

@@ -22,6 +22,7 @@ def assert_short_error(r, codes=(1, 2)):
     assert "…" in r.output  # says it was cut
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["rule", LONG],
     ["rule", "702." + LONG],
@@ -53,6 +54,7 @@ def test_a_long_search_is_cut_in_the_error(indexed_data_dir, query):
     assert_short_error(run(indexed_data_dir, "search", query))
 
 
+@pytest.mark.slow
 def test_the_python_api_cuts_what_it_echoes_too(latest_data_dir):
     from crsearch import Rules
     from crsearch.errors import CRSearchError

@@ -62,6 +62,7 @@ def test_printable_leaves_ordinary_text_alone():
     assert printable(text) == text[:-1] + "\\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_printable_never_lets_a_control_character_through(text):
@@ -72,6 +73,7 @@ def test_printable_never_lets_a_control_character_through(text):
         assert out == text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_strip_controls_removes_the_dangerous_characters(text):
@@ -91,6 +93,7 @@ def test_strip_controls_removes_whole_escape_sequences(text, expected):
     assert strip_controls(text)[0] == expected
 
 
+@pytest.mark.slow
 def test_every_format_character_of_this_python_is_removed():
     formats = "".join(chr(c) for c in range(sys.maxunicode + 1)
                       if unicodedata.category(chr(c)) == "Cf")
@@ -151,6 +154,7 @@ def test_scrub_cleans_a_release_read_from_html(mini_release):
     assert kinds == [r.title, "100.2", "101.2a", mini_release.glossary[0].term]
 
 
+@pytest.mark.slow
 def test_a_crafted_site_folder_imports_without_control_characters(tmp_path, mini_release):
     from crsearch.ingest.pipeline import release_from_site
     from crsearch.site import build as site

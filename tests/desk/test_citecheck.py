@@ -140,6 +140,7 @@ def test_bad_input_gets_a_clear_message(cite_data_dir, tmp_path, setup, args, co
     assert message in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_where_rules_went_is_remembered_until_the_releases_change(cite_data_dir, monkeypatch,
                                                                   tmp_path):
     import shutil

@@ -46,6 +46,7 @@ def check(data_dir, text):
     return r.output
 
 
+@pytest.mark.slow
 def test_the_dated_article_is_read_as_of_its_date(then_and_now):
     out = check(then_and_now, ARTICLE)
     for old, new in [("704.5k", "704.5j"), ("702.18b", "702.19b"), ("702.14b", "702.15b"),
@@ -55,6 +56,7 @@ def test_the_dated_article_is_read_as_of_its_date(then_and_now):
             "in the 2012-02-01 rules: 0 ok, 4 moved, 0 mismatched, 0 missing") in out
 
 
+@pytest.mark.slow
 def test_the_undated_article_is_caught_by_its_words(then_and_now):
     out = check(then_and_now, UNDATED)
     assert '704.5k is not what "The legend rule" names: that is 704.5j today' in out

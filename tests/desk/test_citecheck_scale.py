@@ -19,6 +19,7 @@ from crsearch.store.datadir import Store
 SENTENCE = "The rules say 702.19 and CR 702.250 apply (see also 702.19c). "
 
 
+@pytest.mark.slow
 def test_a_missing_number_cited_many_times_is_looked_up_once(cite_data_dir, monkeypatch):
     from crsearch.rules import suggest
 
@@ -69,6 +70,7 @@ def test_a_megabyte_of_missing_citations_is_checked_in_seconds(cite_data_dir):
     assert took < 60, took  # was about 0.1 s for each of the 14,000 missing ones
 
 
+@pytest.mark.slow
 def test_json_of_a_long_text_is_written_in_pieces_and_reads_the_same(cite_data_dir, tmp_path):
     import json
 

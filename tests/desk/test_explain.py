@@ -136,6 +136,7 @@ def test_lemma_gives_one_key_per_word(word, key):
 
 # -- CLI --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_json_contract(latest_data_dir):
     r = run(latest_data_dir, "explain", SEED, "--json")
     assert r.exit_code == 0, r.output

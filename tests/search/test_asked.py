@@ -68,6 +68,7 @@ def test_an_id_holds_only_where_its_text_says_the_same():
     assert not asked.holds("999.1", [], texts)
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 def test_renumbered_releases_keep_their_questions_under_their_numbers(latest_release):
     from crsearch.ingest.pipeline import release_from_bytes
@@ -113,6 +114,7 @@ def test_the_fusion_rows_carry_the_questions_asked_before():
     assert other["asked"] == other["asked_best"] == 0.0
 
 
+@pytest.mark.slow
 def test_an_index_stores_them_and_a_question_uses_them(engine):
     question = ("Ghave gets bounced with Unsummon. Do the +1/+1 counters make it die "
                 "as a 0/0 instead of going back to my hand?")
@@ -146,6 +148,7 @@ def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, 
     assert asked.load() == [good, good]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],
                                  [{"question": "q", "ids": None, "source": "s"}],
                                  [{"question": "q", "ids": ["zzz"], "source": "s"}],

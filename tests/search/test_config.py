@@ -46,6 +46,7 @@ def test_no_stage_keeps_a_number_of_its_own(module):
     assert not numbers
 
 
+@pytest.mark.slow
 def test_other_bm25_parameters_are_answered_by_whoosh(engine):
     """The fast files hold the shipped BM25F scores: another config's go to Whoosh."""
     from crsearch.search.engine import Engine

@@ -121,6 +121,7 @@ def _learning_tool(monkeypatch):
     return learn_fusion
 
 
+@pytest.mark.slow
 def test_the_learning_tool_searches_no_held_out_question(monkeypatch):
     """tools/learn_fusion.py with a stand-in engine: every question it
     searches is a development one, and it writes the weights it learned."""
@@ -173,6 +174,7 @@ def test_the_shipped_weights_are_written_as_the_tool_writes_them(monkeypatch):
     assert w.trained_on == learn_fusion.trained_on(parts, 1.0)
 
 
+@pytest.mark.slow
 def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir):
     """data/fusion.json is current: tools/learn_fusion.py learns it again,
     byte for byte, from today's development questions (about a minute; with

@@ -76,6 +76,7 @@ def _check_repaired(data_dir: Path, name: str) -> None:
 
 # -- things that are not files ---------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(READERS))
 def test_a_fifo_in_place_of_a_store_file_is_one_line_not_a_hang(mini_data_dir, name):
     path = target(mini_data_dir, name)
@@ -88,6 +89,7 @@ def test_a_fifo_in_place_of_a_store_file_is_one_line_not_a_hang(mini_data_dir, n
     _check_repaired(mini_data_dir, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(READERS))
 def test_a_store_file_that_points_at_dev_zero_is_one_line(mini_data_dir, name):
     path = target(mini_data_dir, name)
@@ -135,6 +137,7 @@ def gzip_bomb(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_in_place_of_the_release_file_is_one_line(mini_data_dir, gzip_bomb):
     path = target(mini_data_dir, "release.json.gz")
     path.write_bytes(gzip_bomb.read_bytes())
@@ -240,6 +243,7 @@ def test_a_wrong_shape_completion_cache_is_rebuilt_when_read(mini_data_dir, cont
     assert "Widget" in json.loads(cache.read_text("utf-8"))["glossary"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what", ["wrong shape", "FIFO", "folder"])
 def test_repair_rebuilds_damaged_caches(mini_data_dir, what):
     from crsearch.desk import explain
@@ -273,6 +277,7 @@ def test_repair_rebuilds_damaged_caches(mini_data_dir, what):
 
 # -- what is not a damaged release -------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_data_folder_that_is_a_fifo_is_named_for_what_it_is(tmp_path):
     fifo = tmp_path / "data"
     os.mkfifo(fifo)
