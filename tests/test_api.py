@@ -87,6 +87,7 @@ def test_explain_is_explain_json(rules, latest_data_dir):
     assert repr(got).startswith("<Explanation 2026-08-07: ")
 
 
+@pytest.mark.slow
 def test_cite_check_is_cite_check_json(rules, latest_data_dir):
     text = "Trample (702.19c), deathtouch (CR 702.2b) and rule 702.19z."
     got = rules.cite_check(text)
@@ -223,6 +224,7 @@ def test_results_print_readably(rules):
     assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
 
 
+@pytest.mark.slow
 def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
     built = Rules.open(mini_data_dir).build_site(tmp_path / "a", search=False)
     data = built.to_dict()

@@ -114,6 +114,7 @@ def test_every_nonblank_line_lands_in_the_model(mini_bytes, mini_release):
     assert_nothing_lost(mini_bytes, mini_release)
 
 
+@pytest.mark.slow
 @pytest.mark.archive
 @pytest.mark.parametrize("name", ["2003-03-15.txt", "2009-07-11.txt", "2013-02-01.txt",
                                   "2016-08-26.txt", "2022-11-18.txt", "2026-08-07.txt"])

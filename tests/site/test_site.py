@@ -237,6 +237,7 @@ def test_glossary_see_term_links_to_that_entry(pages, urls):
 
 # -- building -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_same_release_gives_a_byte_identical_site(tmp_path, mini_release, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     a, b = tmp_path / "a", tmp_path / "b"
@@ -258,6 +259,7 @@ def test_latest_site_rebuild_is_byte_identical(tmp_path, latest_release, latest_
     assert all((latest_site / f).read_bytes() == (again / f).read_bytes() for f in files)
 
 
+@pytest.mark.slow
 def test_dangling_references_are_counted_shown_and_fail_strict(tmp_path, mini_release):
     warnings: list[str] = []
     result = site.build(mini_release, tmp_path / "out", search=False, warn=warnings.append)
@@ -270,6 +272,7 @@ def test_dangling_references_are_counted_shown_and_fail_strict(tmp_path, mini_re
     assert not (tmp_path / "strict").exists()
 
 
+@pytest.mark.slow
 def test_rebuild_replaces_an_old_site_and_builds_beside_foreign_files(tmp_path, mini_release):
     out = tmp_path / "out"
     site.build(mini_release, out)
@@ -290,6 +293,7 @@ def test_rebuild_replaces_an_old_site_and_builds_beside_foreign_files(tmp_path, 
     assert (foreign / "index.html").read_text() == "changed"
 
 
+@pytest.mark.slow
 def test_text_is_escaped_not_interpreted(tmp_path):
     rel = Release(effective_date="2030-01-02", title="Comprehensive Rules",
                   sections=[Section("1", "Odd <b>Things</b>")],
@@ -306,6 +310,7 @@ def test_text_is_escaped_not_interpreted(tmp_path):
 
 # -- the command line -----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_site_build_writes_a_site(tmp_path, mini_data_dir):
     out = tmp_path / "public"
     r = run(mini_data_dir, "site", "build", str(out), "--no-search")

@@ -77,6 +77,7 @@ def all_site(tmp_path_factory, trio) -> Path:
 
 # -- rule pages -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_rule_of_the_latest_release_has_its_own_page(all_site, trio):
     latest = trio[2]
     for r in latest.rules:
@@ -196,6 +197,7 @@ def test_rule_pages_show_their_history_following_renumbering(all_site):
     assert soup_of(all_site / "100.2.html").select_one(".rule-context a[href='#history']")
 
 
+@pytest.mark.slow
 def test_all_build_is_byte_identical(tmp_path, trio, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     a, b = tmp_path / "a", tmp_path / "b"
@@ -216,6 +218,7 @@ def real_cli_site(tmp_path_factory, latest_data_dir) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("id", ["702.19c", "702.19", "601.2b", "100.1", "119.1d", "510.1c"])
 def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
     r = run(latest_data_dir, "rule", id, "--no-children", "--json")
@@ -226,6 +229,7 @@ def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
     assert list(got) == ["id", "kind", "title", "text", "examples", "references", "cited_by", "release"]
 
 
+@pytest.mark.slow
 def test_api_chapter_glossary_and_index_equal_the_cli(real_cli_site, latest_data_dir):
     api = real_cli_site / "api"
     r = run(latest_data_dir, "rule", "702", "--json")
@@ -336,6 +340,7 @@ def test_service_worker_precaches_every_root_page_with_content_hashes(all_site):
         assert h == hashlib.sha256((all_site / url).read_bytes()).hexdigest()[:16]
 
 
+@pytest.mark.slow
 def test_a_rebuild_changes_only_the_hashes_of_changed_files(tmp_path, trio):
     v1, v2, _ = trio
     a, b = tmp_path / "a", tmp_path / "b"
@@ -379,6 +384,7 @@ def test_png_icon_decodes_to_its_size():
 
 # -- command line -----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
