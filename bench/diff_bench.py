@@ -1,6 +1,6 @@
 """Diff benchmarks: two neighbouring releases, and 23 years apart.
 
-Run: python bench/diff_bench.py [--runs 7]
+Run: python -m bench.diff_bench [--runs 7]
 
 Parsing is done once, outside the timing; the figures are medians of
 ``diff_releases`` alone, plus a short summary of what each diff found.
@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
-sys.path.insert(0, str(ROOT))
 
 PAIRS = [("2026-06-19", "2026-08-07"), ("2003-03-15", "2026-08-07")]
 

@@ -1,6 +1,6 @@
 """explain: precision and recall of the terms found, and whole-process time.
 
-Run: python bench/explain_bench.py [--runs 15] [--only development] [--no-timing]
+Run: python -m bench.explain_bench [--runs 15] [--only development] [--no-timing]
 
 The cards in ``explain_cards.txt`` were written for this benchmark in the
 style of real cards (keywords with parameters, counters, modal spells, sagas,
@@ -71,16 +71,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
-LATEST = ARCHIVE / "2026-08-07.txt"
+from bench.common import LATEST, interleaved, print_ratios, timed_install
+
 CARDS = Path(__file__).resolve().parent / "explain_cards.txt"
 HELDOUT = Path(__file__).resolve().parent / "explain_heldout.txt"
 HELDOUT2 = Path(__file__).resolve().parent / "explain_heldout2.txt"
@@ -192,17 +190,6 @@ def layers_of(cards: list[dict]) -> list[str]:
         ["all"] if {"terms", "abilities"} <= have else [])
 
 
-def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, float]:
-    samples: dict[str, list[float]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for name, cmd in cmds.items():
-            t = time.perf_counter()
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                           check=False)
-            samples[name].append(time.perf_counter() - t)
-    return {k: statistics.median(v) for k, v in samples.items()}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
@@ -211,7 +198,6 @@ def main() -> None:
                     "(\"development\" while tuning: the held-out files stay unseen)")
     ap.add_argument("--no-timing", action="store_true", help="skip the whole-process timings")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.desk import explain
     from crsearch.ingest.pipeline import release_from_bytes
     from crsearch.store.datadir import Store
@@ -241,12 +227,8 @@ def main() -> None:
     data_dir = Path(tempfile.mkdtemp(prefix="crsearch-explain-bench-"))
     env = {**os.environ, "CRSEARCH_DATA": str(data_dir)}
     Store(data_dir).save(release)
-    import compileall
-    import sysconfig
-
-    compileall.compile_dir(str(ROOT / "crsearch"), quiet=1)
-    script = Path(sysconfig.get_path("scripts")) / "crsearch"
-    base = [str(script)] if script.exists() else [sys.executable, "-m", "crsearch"]
+    _, script, _ = timed_install(data_dir, editable=True)  # compiled, as installed
+    base = [script]
     seed = cards[0]["text"]
     subprocess.run(base + ["explain", seed], env=env, stdout=subprocess.DEVNULL, check=True)
     meds = interleaved({
@@ -254,10 +236,7 @@ def main() -> None:
         "crsearch explain SEED": base + ["explain", seed],
         "crsearch explain SEED --json": base + ["explain", seed, "--json"],
     }, args.runs, env)
-    click_s = meds['python -c "import click"']
-    print(f"\nWhole process, median of {args.runs} (round-robin):")
-    for name, sec in meds.items():
-        print(f"  {name:<32} {sec * 1000:7.1f} ms   {sec / click_s:5.2f}x import click")
+    print_ratios(meds, f"\nWhole process, medians of {args.runs} (round-robin):")
 
 
 if __name__ == "__main__":

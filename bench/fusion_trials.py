@@ -1,7 +1,7 @@
 """Trial features and losses for the question fusion, on development questions only.
 
-    python bench/fusion_trials.py [--release 2026-08-07] [--cache FILE] [TRIAL ...]
-    python bench/fusion_trials.py --list
+    python -m bench.fusion_trials [--release 2026-08-07] [--cache FILE] [TRIAL ...]
+    python -m bench.fusion_trials --list
 
 Each trial adds columns to the feature rows of ``crsearch/search/fusion.py``
 (or changes how ``tools/learn_fusion.py`` fits them) and prints the
@@ -35,12 +35,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.learn_fusion import cross_validate
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from learn_fusion import cross_validate  # noqa: E402
-
 from crsearch.rules.model import GLOSSARY_PREFIX  # noqa: E402
 from crsearch.rules.text import norm_title, words  # noqa: E402
 from crsearch.search import fusion  # noqa: E402

@@ -1,6 +1,6 @@
 """History and diff benchmarks: whole processes over a data folder of the archive.
 
-Run: python bench/history_bench.py [--data-dir DIR] [--runs 15] [--before-runs 3] [--editable]
+Run: python -m bench.history_bench [--data-dir DIR] [--runs 15] [--before-runs 3] [--editable]
 
 Needs a data folder holding the 114 archived releases (``crsearch update
 --from ../shared/cr/archive --no-index``); without ``--data-dir`` one is made
@@ -30,27 +30,13 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from lookup_bench import ARCHIVE, regular_install
+from bench.common import ARCHIVE, measure, timed_install
 
 GOAL_HISTORY, GOAL_DIFF = 3.0, 2.0
-
-
-def run(cmd: list[str], env: dict) -> tuple[float, float, int]:
-    """(wall s, cpu s, peak KiB) of one run of ``cmd``."""
-    t = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          env=env) as p:
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode})")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def interleaved(cmds: dict[str, tuple[list[str], int]], env: dict) -> dict[str, tuple[float, float, int]]:
@@ -59,7 +45,7 @@ def interleaved(cmds: dict[str, tuple[list[str], int]], env: dict) -> dict[str, 
     for n in range(max(r for _, r in cmds.values())):
         for name, (cmd, runs) in cmds.items():
             if n < runs:
-                samples[name].append(run(cmd, env))
+                samples[name].append(measure(cmd, env))
     return {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v),
                 int(statistics.median(s[2] for s in v))) for k, v in samples.items()}
 
@@ -126,15 +112,7 @@ def main() -> None:
         before = tmp / "before"
         shutil.copytree(data, before, copy_function=os.link,
                         ignore=lambda d, names: [FILE] if Path(d) == data else [])
-        if args.editable:
-            import sysconfig
-
-            python = sys.executable
-            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
-            where = "this interpreter's install"
-        else:
-            python, script = regular_install(tmp / "install")
-            where = "a regular install from a wheel"
+        python, script, where = timed_install(tmp / "install", args.editable)
         env = dict(os.environ)
 
         def crsearch(folder: Path, *words: str) -> list[str]:
@@ -158,7 +136,7 @@ def main() -> None:
         print(f"  {'':<27} {'wall':>10} {'ratio':>7}   {'cpu':>10} {'ratio':>7}   {'peak':>8}")
         for name, (wall, cpu, peak) in meds.items():
             print(f"  {name:<27} {wall * 1000:7.0f} ms {wall / base_wall:6.2f}x   "
-                  f"{cpu * 1000:7.0f} ms {cpu / base_cpu:6.2f}x   {peak / 1024:5.0f} MiB")
+                  f"{cpu * 1000:7.0f} ms {cpu / base_cpu:6.2f}x   {peak / 2**20:5.0f} MiB")
         for name, goal in (("history 733.1 (table)", GOAL_HISTORY), ("diff (neighbours)", GOAL_DIFF)):
             wall, cpu, _ = meds[name]
             print(f"  goal: {name} <= {goal:.0f}x click import: wall {wall / base_wall:.2f}x, "

@@ -1,6 +1,6 @@
 """How well the question fusion learns: cross-validation by development part.
 
-    python bench/learn_fusion.py [--release 2026-08-07] [--l2 1.0]
+    python -m bench.learn_fusion [--release 2026-08-07] [--l2 1.0]
 
 Collects the development questions' feature rows as ``tools/learn_fusion.py``
 does (development questions only, the learned fusion off while collecting),
@@ -14,18 +14,14 @@ about 2 minutes.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from bench.search_quality import rank_of
+from tools.learn_fusion import PARTS, development_rows, fit, open_engine
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from search_quality import rank_of  # noqa: E402
-
-from tools.learn_fusion import PARTS, development_rows, fit, open_engine  # noqa: E402
 
 
 def subrules_first(engine, ids: list[str]) -> list[str]:

@@ -1,6 +1,6 @@
 """Foundation benchmarks: rule lookup start-up, parse time, importing the archive.
 
-Run: python bench/lookup_bench.py [--runs 30] [--skip-archive] [--against main] [--editable]
+Run: python -m bench.lookup_bench [--runs 30] [--skip-archive] [--against main] [--editable]
 
 Whole-process times are medians over many runs, printed next to baselines
 measured in the same run (`python -c pass`, `python -c "import click"`), since
@@ -26,89 +26,19 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ARCHIVE = ROOT.parent / "shared" / "cr" / "archive"
-LATEST = ARCHIVE / "2026-08-07.txt"
-
-
-def median_run(cmd: list[str], runs: int, env: dict | None = None) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def regular_install(tmp: Path, rev: str | None = None) -> tuple[str, str]:
-    """A venv in ``tmp`` with this checkout (or git revision ``rev`` of it)
-    installed from a wheel: (python, crsearch)."""
-    import venv
-
-    import click
-
-    source = ROOT
-    if rev is not None:
-        source = tmp / "source"
-        source.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    wheels = tmp / "wheel"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels),
-                    str(source)], check=True)
-    env_dir = tmp / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    py = env_dir / "bin" / "python"
-    wheel = next(wheels.glob("crsearch-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet",
-                    "--no-deps", "--no-index", str(wheel)], check=True)
-    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    # click (and nothing crsearch needs for a lookup besides) from this interpreter.
-    Path(site, "_bench_deps.pth").write_text(str(Path(click.__file__).parent.parent) + "\n")
-    return str(py), str(env_dir / "bin" / "crsearch")
-
-
-def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, tuple[float, float]]:
-    """Run the commands round-robin so that machine noise hits all of them alike.
-
-    Returns (wall, cpu) medians per command; CPU time (user + system of the
-    child) is what a shared, busy machine distorts least.
-    """
-    import resource
-
-    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for name, cmd in cmds.items():
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t = time.perf_counter()
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                           check=True)
-            wall = time.perf_counter() - t
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            samples[name].append((wall, cpu))
-    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
-            for k, v in samples.items()}
-
-
-def instructions(cmd: list[str], env: dict) -> int:
-    """Instructions one run executes, counted by valgrind: unlike time, the
-    count does not move with the load of a shared machine."""
-    import re
-
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
-                         capture_output=True, text=True, env=env, check=True).stderr
-    m = re.search(r"Collected : (\d+)", out)
-    if m is None:
-        raise SystemExit(f"valgrind printed no count:\n{out[-500:]}")
-    return int(m.group(1))
+from bench.common import (
+    ARCHIVE,
+    LATEST,
+    interleaved,
+    print_instructions,
+    print_ratios,
+    regular_install,
+    timed_install,
+)
 
 
 def main() -> None:
@@ -125,7 +55,6 @@ def main() -> None:
     ap.add_argument("--with-index", action="store_true",
                     help="also build every release's search index (minutes)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
     from crsearch.ingest.parse import parse_bytes
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import read_from
@@ -136,20 +65,7 @@ def main() -> None:
     env = {**os.environ, "CRSEARCH_DATA": str(data_dir / "data")}
     try:
         Store(data_dir / "data").save(resolve(parse_bytes(LATEST.read_bytes(), LATEST.name)))
-        if args.editable:
-            import compileall
-            import sysconfig
-
-            # An editable checkout would otherwise recompile every module on
-            # every run and measure the compiler, not crsearch.
-            compileall.compile_dir(str(ROOT / "crsearch"), quiet=1)
-            python = sys.executable
-            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
-            where = "this interpreter's (editable?) install"
-        else:
-            python, script = regular_install(data_dir / "install")
-            where = "a regular install from a wheel, in a throwaway venv"
-        # The console script itself, not a shell shim (pyenv) in front of it.
+        python, script, where = timed_install(data_dir / "install", args.editable)
         rule_cmd = [script, "rule", "702.19c"]
         subprocess.run(rule_cmd, env=env, check=True, stdout=subprocess.DEVNULL)  # warm up
         cmds = {
@@ -161,22 +77,12 @@ def main() -> None:
             _, old_script = regular_install(data_dir / "against", args.against)
             cmds[f"  ... as of {args.against}"] = [old_script, "rule", "702.19c"]
         meds = interleaved(cmds, args.runs, env)
-        base_wall, base_cpu = meds['python -c "import click"']
-        print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
-        print(f"  {'':<28} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
-        for name, (wall, cpu) in meds.items():
-            print(f"  {name:<28} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
-                  f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
-        ratio = meds["crsearch rule 702.19c"][0] / base_wall
+        print_ratios(meds, f"Whole-process medians over {args.runs} interleaved runs, {where}:")
+        ratio = meds["crsearch rule 702.19c"][0] / meds['python -c "import click"'][0]
         print(f"  goal: crsearch rule within 1.30x of click import (wall) -> "
               f"{'met' if ratio <= 1.3 else 'NOT met'} ({ratio:.2f}x)")
         if args.instructions:
-            counts = {name: instructions(cmd, env) for name, cmd in cmds.items()
-                      if name != "python -c pass"}
-            base = counts['python -c "import click"']
-            print("Instructions (valgrind), one run each:")
-            for name, n in counts.items():
-                print(f"  {name:<28} {n / 1e6:7.1f} M  {n / base:5.2f}x click import")
+            print_instructions(cmds, env)
 
         data = LATEST.read_bytes()
         parse_times, resolve_times = [], []

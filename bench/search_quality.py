@@ -1,6 +1,6 @@
 """Search quality: crsearch against a SQLite FTS5 baseline, same documents, same run.
 
-    python bench/search_quality.py [--release 2026-08-07] [--verbose] [--lexical]
+    python -m bench.search_quality [--release 2026-08-07] [--verbose] [--lexical]
                                    [--real bench/real_questions.json]
 
 Two query sets:
@@ -49,14 +49,12 @@ import argparse
 import json
 import re
 import sqlite3
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 SHARED = ROOT.parent / "shared"
 ARCHIVE = SHARED / "cr" / "archive"
 SEEDS = SHARED / "seeds"

@@ -1,6 +1,6 @@
 """Search speed: in-process queries, whole-process CLI runs, index builds.
 
-    python bench/search_speed.py [--runs 20] [--releases 2026-08-07,2020-01-24,...]
+    python -m bench.search_speed [--runs 20] [--releases 2026-08-07,2020-01-24,...]
 
 Prints medians: one query in an opened Engine (goal: 10 ms or less) over the
 development set; for a question in a player's words, the import, model-load
@@ -22,11 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench.search_quality import ARCHIVE, build_store, load_queries
 
-from search_quality import ARCHIVE, build_store, load_queries
+ROOT = Path(__file__).resolve().parent.parent
 
 #: CPU time (user + system) of the last timed_process's runs, median.
 LAST_CPU = [0.0]
@@ -109,7 +107,6 @@ def main() -> None:
             "t3 = time.perf_counter()\n"
             "print(t1 - t0, t2 - t1, t3 - t2, v is not None)\n")
     env_q = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env_q["PYTHONPATH"] = str(ROOT)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "crsearch")], env=env_q,
                    check=True)
     parts = []
@@ -123,7 +120,7 @@ def main() -> None:
     print(f"question in a fresh process (medians): import {imp:.0f} ms, open index + load "
           f"embeddings {load:.0f} ms{'' if loaded else ' (NO EMBEDDINGS)'}, query {query:.0f} ms")
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CRSEARCH_DATA": str(stored.path.parent.parent)}
+    env = {**os.environ, "CRSEARCH_DATA": str(stored.path.parent.parent)}
     # As installed: modules compiled once (an environment that forbids
     # bytecode would time the compiling of crsearch's tables on every run).
     env.pop("PYTHONDONTWRITEBYTECODE", None)

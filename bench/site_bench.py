@@ -1,8 +1,8 @@
 """Site build benchmark: time to build one release (search data included),
 number of pages, total size and the heaviest page.  Prints medians.
 
-    PYTHONPATH=. python bench/site_bench.py [--runs 5] [TXT]
-    PYTHONPATH=. python bench/site_bench.py --all 114     # every release, one run
+    python -m bench.site_bench [--runs 5] [TXT]
+    python -m bench.site_bench --all 114     # every release, one run
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The site on a phone: Slow 4G and a 4x slower CPU, in headless Chromium.
 
-    python bench/site_phone.py [--runs 5] [--release 2026-08-07]
+    python -m bench.site_phone [--runs 5] [--release 2026-08-07]
 
 Builds the site, serves it with ``site serve``'s server (gzip, cache headers)
 on 127.0.0.1, and throttles Chromium through the DevTools protocol
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -31,7 +30,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -1,6 +1,6 @@
 """Search quality of the built site against the CLI: development set and real questions.
 
-    python bench/site_search_quality.py [--release 2026-08-07] [--verbose] [--no-real]
+    python -m bench.site_search_quality [--release 2026-08-07] [--verbose] [--no-real]
 
 Builds the site of the release, serves it on 127.0.0.1, and runs every query
 of ``bench/queries.json`` through ``search.html?q=...`` in headless Chromium
@@ -16,15 +16,12 @@ ones, and whether the site reaches 0.9 of the CLI's MRR@10 (issue #10).
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -83,8 +80,7 @@ def memo(ranker):
 
 
 def main() -> None:
-    from search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
-
+    from bench.search_quality import build_store, crsearch_ranker, evaluate, load_queries, load_real
     from crsearch.site import build as site
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -334,6 +334,19 @@ def shot(pg, name: str, full: bool = False) -> None:
     print(f"screenshot: {path}")
 
 
+#: Seven rules in our own words, the base of the synthetic releases that the
+#: diff and lineage tests change (copy before changing).
+BASE_RULES = {
+    "100.1": "A match is played between two or more players.",
+    "100.1a": "Each player brings a stack of cards of their own choosing to the table.",
+    "100.1b": "A player who runs out of cards to draw does not win the match.",
+    "100.1c": "The umbrella rule for team play is found in rule 100.2.",
+    "100.2": "Teams share a turn and a pool of points, but never a hand of cards.",
+    "101.1": "Whenever a card and these rules disagree, the card wins the argument.",
+    "101.2": "When one effect says something can happen and another says it can't, it can't.",
+}
+
+
 def make_release(date: str, rules: dict[str, str], glossary: dict[str, str] | None = None,
                  chapters: dict[str, str] | None = None, sections: dict[str, str] | None = None,
                  examples: dict[str, list[str]] | None = None):

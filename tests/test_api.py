@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -214,6 +215,9 @@ def test_results_print_readably(rules):
         "releases": repr(rules.releases()),
         "report": repr(rules.report()),
         "diff": repr(rules.diff()),
+        "history": repr(rules.history("702.19c")),
+        "stored": repr(rules.stored()),
+        "library": repr(rules.library()),
     }
     assert shown["rule"].startswith("<Lookup 2026-08-07: ") and "702.19, 702.19a" in shown["rule"]
     assert shown["toc"].startswith("<Toc 2026-08-07 702: ")
@@ -221,6 +225,9 @@ def test_results_print_readably(rules):
     assert shown["releases"] == "<Releases: 2 imported, 2026-08-07 selected>"
     assert shown["report"].startswith("<Report 2026-08-07: ") and "complete>" in shown["report"]
     assert shown["diff"].startswith("<ReleaseDiff 2026-06-19 -> 2026-08-07: ")
+    assert shown["history"].startswith("<History 702.19c: ") and shown["history"].endswith(" in 2 releases>")
+    assert shown["stored"].startswith("<StoredRelease 2026-08-07 ")
+    assert re.fullmatch(r"<Library 2026-08-07: \d{4} rules and subrules>", shown["library"])
     assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
 
 
@@ -243,7 +250,9 @@ def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
 @pytest.mark.parametrize("name", ["Notion Thief", "fire", "jace mind sculptor"])
 def test_card_is_card_json(cards_data_dir, name):
     cards = Rules.open(cards_data_dir)
-    assert cards.card(name).to_dict() == cli_json(cards_data_dir, "card", *name.split(), "--json")
+    got = cards.card(name)
+    assert got.to_dict() == cli_json(cards_data_dir, "card", *name.split(), "--json")
+    assert repr(got).startswith(f"<CardInfo {got.name!r} (cards of ") and " terms of 2026-08-07>" in repr(got)
 
 
 def test_card_takes_a_name(cards_data_dir):

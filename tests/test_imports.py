@@ -15,7 +15,11 @@ def run_python(code: str, env_extra: dict) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
-LOOKUP = """
+def spied(args: list[str], heavy: tuple[str, ...], files: tuple[str, ...]) -> str:
+    """Code that runs ``crsearch ARGS`` in process and prints, as JSON, which of
+    the ``heavy`` modules it loaded and the files it opened whose path holds one
+    of ``files``."""
+    return f"""
 import builtins, json, sys
 opened = []
 real_open = builtins.open
@@ -25,13 +29,15 @@ def spy(file, *a, **k):
 builtins.open = spy
 from crsearch.cli.main import cli
 try:
-    cli(["rule", "702.19c"], prog_name="crsearch", standalone_mode=False)
+    cli({args!r}, prog_name="crsearch", standalone_mode=False)
 finally:
     builtins.open = real_open
-heavy = sorted(m for m in ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3")
-               if m in sys.modules)
-print(json.dumps({"heavy": heavy, "opened": [p for p in opened if "releases" in p]}))
+heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+print(json.dumps({{"heavy": heavy, "opened": [p for p in opened if any(f in p for f in {files!r})]}}))
 """
+
+
+LOOKUP = spied(["rule", "702.19c"], ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3"), ("releases",))
 
 
 def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir):
@@ -42,24 +48,10 @@ def test_rule_lookup_imports_nothing_heavy_and_reads_one_chapter(latest_data_dir
     assert not any(n[-1] == "release.json" for n in names)
 
 
-CARD = """
-import builtins, json, sys
-opened = []
-real_open = builtins.open
-def spy(file, *a, **k):
-    opened.append(str(file))
-    return real_open(file, *a, **k)
-builtins.open = spy
-from crsearch.cli.main import cli
-try:
-    cli(["card", "notion thief"], prog_name="crsearch", standalone_mode=False)
-finally:
-    builtins.open = real_open
-heavy = sorted(m for m in ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3", "numpy", "ijson",
-                           "crsearch.search.engine", "crsearch.cli.search", "crsearch.cli.site")
-               if m in sys.modules)
-print(json.dumps({"heavy": heavy, "opened": [p for p in opened if "releases" in p or "cards" in p]}))
-"""
+CARD = spied(["card", "notion thief"],
+             ("whoosh", "jinja2", "bs4", "platformdirs", "sqlite3", "numpy", "ijson",
+              "crsearch.search.engine", "crsearch.cli.search", "crsearch.cli.site"),
+             ("releases", "cards"))
 
 
 def test_card_lookup_imports_nothing_heavy_and_reads_one_shard(cards_data_dir):

@@ -1,5 +1,5 @@
 """Scripts that build the data crsearch ships (``data/``), reproducibly.
 
-Run them from a checkout (``python tools/learn_fusion.py``); ``bench/``
-measures and writes nothing the package ships.
+Run them as modules from the repository root (``python -m tools.learn_fusion``);
+README.md lists them.  ``bench/`` measures and writes nothing the package ships.
 """

@@ -2,7 +2,7 @@
 ``data/asked.json`` (the questions asked before) and ``data/fusion.json``
 (the learned weights).
 
-    python tools/learn_fusion.py [--release 2026-08-07] [--l2 1.0] [--check]
+    python -m tools.learn_fusion [--release 2026-08-07] [--l2 1.0] [--check]
 
 Reads only development questions: the development part of
 ``bench/real_questions.json`` ("holdout": false),
@@ -44,11 +44,9 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench.search_quality import answers, build_store, load_queries, load_real
 
-from search_quality import answers, build_store, load_queries, load_real  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: The real-question files that hold development questions, by part name.
 PARTS = {"dev": ROOT / "bench" / "real_questions.json",
@@ -234,5 +232,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     if os.environ.get("PYTHONHASHSEED") != "0":
         # Sums over sets of floats follow the hash seed: one seed, one result.
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+        # sys.orig_argv keeps ``-m tools.learn_fusion``, so the tool starts as a module again.
+        os.execve(sys.executable, sys.orig_argv, {**os.environ, "PYTHONHASHSEED": "0"})
     sys.exit(main())

@@ -1,7 +1,7 @@
 """Renumber the shipped tables to a new release, and write the map that
 carries them into every archived release.
 
-    python tools/renumber_tables.py [--data-dir DIR] [--to DATE] [--check]
+    python -m tools.renumber_tables [--data-dir DIR] [--to DATE] [--check]
 
 ``data/topics.txt``, ``data/cards.txt`` and ``data/asked.json`` name rules in
 the numbering of one release, which their headers name.  This tool:

@@ -40,6 +40,12 @@ class History:
         return {"id": self.id, "releases": self.releases,
                 "history": [e.to_dict() for e in self.entries]}
 
+    def __repr__(self) -> str:
+        n = len(self.entries)
+        dates = sorted({self.entries[0].date, self.entries[-1].date}) if self.entries else []
+        span = f" ({' .. '.join(dates)})" if dates else ""
+        return f"<History {self.id}: {n} event{'s' if n != 1 else ''}{span} in {len(self.releases)} releases>"
+
 class HistoryEntry:
     """One event in a rule's life: first seen, changed, moved, or removed.
 

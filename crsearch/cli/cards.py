@@ -11,7 +11,16 @@ import sys
 
 import click
 
-from crsearch.cli.common import Progress, cite_options, emit, emit_json, read_only, rules, width
+from crsearch.cli.common import (
+    Progress,
+    cite_options,
+    download_options,
+    emit,
+    emit_json,
+    read_only,
+    rules,
+    width,
+)
 from crsearch.rules.safetext import printable
 
 
@@ -92,12 +101,7 @@ def cards(ctx: click.Context, as_json: bool) -> None:
               help="Scryfall's rulings bulk file, read beside an oracle-cards file.")
 @click.option("--force", is_flag=True,
               help="Replace the stored card data even by an older copy or one with fewer cards.")
-@click.option("--timeout", "deadline", type=click.FloatRange(0.1), default=600,
-              show_default=True, envvar="CRSEARCH_TIMEOUT", metavar="SECONDS",
-              help="Give up a download after this long (env CRSEARCH_TIMEOUT).")
-@click.option("--max-bytes", type=click.IntRange(1), default=512 * 1024 * 1024,
-              show_default=True, envvar="CRSEARCH_CARDS_MAX_BYTES", metavar="N",
-              help="Refuse a download larger than this (env CRSEARCH_CARDS_MAX_BYTES).")
+@download_options(512 * 1024 * 1024, "CRSEARCH_CARDS_MAX_BYTES")
 @click.pass_context
 def cards_update(ctx: click.Context, source: str | None, rulings: str | None, force: bool,
                  deadline: float, max_bytes: int) -> None:

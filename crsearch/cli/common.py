@@ -119,6 +119,21 @@ def cite_options(what: str) -> Callable[[F], F]:
     return add
 
 
+def download_options(max_bytes: int, max_bytes_env: str) -> Callable[[F], F]:
+    """``--timeout`` and ``--max-bytes`` (default ``max_bytes``, env ``max_bytes_env``)
+    for a command that downloads."""
+
+    def add(f: F) -> F:
+        f = click.option("--max-bytes", type=click.IntRange(1), default=max_bytes,
+                         show_default=True, envvar=max_bytes_env, metavar="N",
+                         help=f"Refuse a download larger than this (env {max_bytes_env}).")(f)
+        return click.option("--timeout", "deadline", type=click.FloatRange(0.1), default=600,
+                            show_default=True, envvar="CRSEARCH_TIMEOUT", metavar="SECONDS",
+                            help="Give up a download after this long (env CRSEARCH_TIMEOUT).")(f)
+
+    return add
+
+
 def rules(ctx: click.Context) -> Rules:
     """The ``Rules`` of the running command."""
     return ctx.find_object(State).rules()  # type: ignore[union-attr]

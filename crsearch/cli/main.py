@@ -19,6 +19,7 @@ from crsearch.cli.common import (
     Progress,
     State,
     cite_options,
+    download_options,
     emit,
     emit_json,
     error_text,
@@ -212,12 +213,7 @@ def cli(ctx: click.Context, data_dir: str | None, release: str | None) -> None:
               help="Worker processes for a folder of releases (default: one per CPU).")
 @click.option("--force", is_flag=True,
               help="Replace a stored release even by an incomplete copy or one with fewer rules.")
-@click.option("--timeout", "deadline", type=click.FloatRange(0.1), default=600,
-              show_default=True, envvar="CRSEARCH_TIMEOUT", metavar="SECONDS",
-              help="Give up a download after this long (env CRSEARCH_TIMEOUT).")
-@click.option("--max-bytes", type=click.IntRange(1), default=64 * 1024 * 1024,
-              show_default=True, envvar="CRSEARCH_MAX_BYTES", metavar="N",
-              help="Refuse a download larger than this (env CRSEARCH_MAX_BYTES).")
+@download_options(64 * 1024 * 1024, "CRSEARCH_MAX_BYTES")
 @click.pass_context
 def update(ctx: click.Context, source: str | None, page: str | None, no_index: bool,
            jobs: int | None, force: bool, deadline: float, max_bytes: int) -> None:

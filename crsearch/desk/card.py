@@ -38,6 +38,10 @@ class CardInfo:
         return {**self.card.to_dict(), "terms": self.terms, "cards_date": self.cards_date,
                 "release": self.release}
 
+    def __repr__(self) -> str:
+        return (f"<CardInfo {self.name!r} (cards of {self.cards_date}): {len(self.terms)} terms"
+                f"{f' of {self.release}' if self.release else ''}>")
+
 
 def card_info(data: CardData, stored: StoredRelease | None, name: str) -> CardInfo:
     """The card ``name`` names, with the rules terms of its text (none without a release)."""

@@ -39,6 +39,7 @@ from typing import Any
 from crsearch.desk import abilities
 from crsearch.desk.abilities import READING_KINDS
 from crsearch.rules.glossary import KEYWORD_CHAPTERS, is_keyword_id
+from crsearch.store.caches import ReleaseCache
 
 #: Bump when the table's shape or the hand-written tables below change, so
 #: cached tables are rebuilt.
@@ -467,43 +468,26 @@ def build(release: Any) -> dict[str, Any]:
 
 # -- the table for a stored release --------------------------------------------
 
+# The table is checked against the stored release it sits beside.
+_CACHE = ReleaseCache(CACHE_NAME, lambda release: build(release),
+                      lambda data, stored: table_problem(data, stored.effective_date))
+
+
 def table_for(stored: Any) -> dict[str, Any]:
     """The term table of a stored release, from its cache (built on first use,
     and again when the cache is damaged)."""
-    data, _ = _cached(stored)
-    if data is None:
-        data = build(stored.release())
-        try:
-            _write_cache(stored, data)
-        except OSError:
-            pass  # a read-only data folder: go without the cache
-    return data
+    return _CACHE.get(stored)
 
 
 def cache_problem(stored: Any) -> str | None:
     """What is wrong with the cached term table beside ``stored`` (None: nothing,
     or no cache yet): what ``crsearch repair`` rebuilds it for."""
-    return _cached(stored)[1]
+    return _CACHE.problem(stored)
 
 
 def write_cache(stored: Any, release: Any) -> None:
     """Build the term table of ``release`` and cache it beside ``stored`` (OSError when it cannot)."""
-    _write_cache(stored, build(release))
-
-
-def _cached(stored: Any) -> tuple[dict[str, Any] | None, str | None]:
-    """(the cached table, None), or (None, what is wrong with it); (None, None) when there is none."""
-    from crsearch.errors import reason
-    from crsearch.store.datadir import read_json
-
-    try:
-        data = read_json(stored.path / CACHE_NAME, "cache")
-    except FileNotFoundError:
-        return None, None
-    except (OSError, ValueError) as e:
-        return None, f"damaged ({reason(e)})"
-    problem = table_problem(data, stored.effective_date)
-    return (None, problem) if problem else (data, None)
+    _CACHE.write(stored, release)
 
 
 _MEANING_FIELDS = ("id", "term", "kind", "definition", "params", "source")
@@ -550,14 +534,6 @@ def table_problem(data: Any, release: str) -> str | None:
     if not isinstance(data.get("face_break"), str):
         return "damaged face break"
     return None
-
-
-def _write_cache(stored: Any, data: dict[str, Any]) -> None:
-    """Write the cache atomically."""
-    from crsearch.files import write_atomic
-
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    write_atomic(stored.path / CACHE_NAME, text.encode("utf-8"))  # 0644, like the release's other files
 
 
 def export(release: Any) -> dict[str, Any]:

@@ -1,32 +1,75 @@
-"""Small caches written beside a release on first use: the glossary terms and
-keyword names that shell completion offers (``completion-terms.json``).
+"""Small caches written beside a release on first use (``ReleaseCache``), and
+the one the store keeps itself: the glossary terms and keyword names that
+shell completion offers (``completion-terms.json``).
 
-Each cache says what is wrong with it (``cache_problem``) so that a damaged
-one is rebuilt when it is read and by ``crsearch repair``.
+Each cache says what is wrong with it (``problem``) so that a damaged one is
+rebuilt when it is read and by ``crsearch repair``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-CACHE_NAME = "completion-terms.json"
 
+class ReleaseCache:
+    """A JSON file beside each stored release, made from the release on first use.
 
-def completion_terms(stored: Any) -> dict[str, list[str]]:
-    """Glossary terms and keyword names of a release, from the small cache file
-    (written on first use, and again when it is damaged)."""
-    data, _ = _cached(stored)
-    if data is None:
-        data = terms_of(stored.release())
+    ``make`` builds the data from a release; ``check`` says what makes read
+    data unusable for a stored release (None: nothing).  A cache that is
+    missing or unusable is built again when read, and ``crsearch repair``
+    rebuilds it through ``problem`` and ``write``.
+    """
+
+    def __init__(self, name: str, make: Callable[[Any], dict[str, Any]],
+                 check: Callable[[Any, Any], str | None]):
+        self.name, self.make, self.check = name, make, check
+
+    def get(self, stored: Any) -> dict[str, Any]:
+        """The cached data of ``stored`` (built and written first when missing
+        or damaged; kept in memory only when the data folder is read-only)."""
+        data, _ = self._read(stored)
+        if data is None:
+            data = self.make(stored.release())
+            try:
+                self._write(stored, data)
+            except OSError:
+                pass  # a read-only data folder: go without the cache
+        return data
+
+    def problem(self, stored: Any) -> str | None:
+        """What is wrong with the cache beside ``stored`` (None: nothing, or no cache yet)."""
+        return self._read(stored)[1]
+
+    def write(self, stored: Any, release: Any) -> None:
+        """Build the data of ``release`` and write it beside ``stored`` (OSError when it cannot)."""
+        self._write(stored, self.make(release))
+
+    def _read(self, stored: Any) -> tuple[dict[str, Any] | None, str | None]:
+        """(the cached data, None), or (None, what is wrong); (None, None) when there is none."""
+        from crsearch.errors import reason
+        from crsearch.store.datadir import read_json
+
         try:
-            _write_cache(stored, data)
-        except OSError:
-            pass  # a read-only data folder: complete without the cache
-    return data
+            data = read_json(stored.path / self.name, "cache")
+        except FileNotFoundError:
+            return None, None
+        except (OSError, ValueError) as e:
+            return None, f"damaged ({reason(e)})"
+        problem = self.check(data, stored)
+        return (None, problem) if problem else (data, None)
+
+    def _write(self, stored: Any, data: dict[str, Any]) -> None:
+        import json
+
+        from crsearch.files import write_atomic
+
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        write_atomic(stored.path / self.name, text.encode("utf-8"))  # 0644, like the release's other files
 
 
-def terms_of(release: Any) -> dict[str, list[str]]:
-    """What the cache holds: the glossary terms and keyword names of ``release``."""
+def terms_of(release: Any) -> dict[str, Any]:
+    """What the completion cache holds: the glossary terms and keyword names of ``release``."""
     from crsearch.rules.glossary import KEYWORD_CHAPTERS
 
     return {
@@ -36,37 +79,29 @@ def terms_of(release: Any) -> dict[str, list[str]]:
     }
 
 
-def cache_problem(stored: Any) -> str | None:
-    """What is wrong with the cache beside ``stored`` (None: nothing, or no cache yet)."""
-    return _cached(stored)[1]
-
-
-def write_cache(stored: Any, release: Any) -> None:
-    """Write the cache of ``release`` beside ``stored`` (OSError when it cannot)."""
-    _write_cache(stored, terms_of(release))
-
-
-def _cached(stored: Any) -> tuple[dict[str, list[str]] | None, str | None]:
-    """(the cached terms, None), or (None, what is wrong); (None, None) when there is none."""
-    from crsearch.errors import reason
-    from crsearch.store.datadir import read_json
-
-    try:
-        data = read_json(stored.path / CACHE_NAME, "cache")
-    except FileNotFoundError:
-        return None, None
-    except (OSError, ValueError) as e:
-        return None, f"damaged ({reason(e)})"
+def _terms_problem(data: Any, stored: Any) -> str | None:
     if not isinstance(data, dict) or not all(
             isinstance(data.get(k), list) and all(isinstance(n, str) for n in data[k])
             for k in ("glossary", "keywords")):
-        return None, "not lists of glossary terms and keywords"
-    return data, None
+        return "not lists of glossary terms and keywords"
+    return None
 
 
-def _write_cache(stored: Any, data: dict[str, list[str]]) -> None:
-    import json
+COMPLETION = ReleaseCache("completion-terms.json", terms_of, _terms_problem)
+CACHE_NAME = COMPLETION.name
 
-    from crsearch.files import write_atomic
 
-    write_atomic(stored.path / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+def completion_terms(stored: Any) -> dict[str, list[str]]:
+    """Glossary terms and keyword names of a release, from the small cache file
+    (written on first use, and again when it is damaged)."""
+    return COMPLETION.get(stored)
+
+
+def cache_problem(stored: Any) -> str | None:
+    """What is wrong with the completion cache beside ``stored`` (None: nothing, or no cache yet)."""
+    return COMPLETION.problem(stored)
+
+
+def write_cache(stored: Any, release: Any) -> None:
+    """Write the completion cache of ``release`` beside ``stored`` (OSError when it cannot)."""
+    COMPLETION.write(stored, release)

@@ -279,6 +279,9 @@ class StoredRelease:
         self.info = info
         self._store = store
 
+    def __repr__(self) -> str:
+        return f"<StoredRelease {self.effective_date} {self.dir}>"
+
     @property
     def path(self) -> Path:
         """The release's folder."""

@@ -83,6 +83,9 @@ class Library:
         self._chapter_data: dict[str, list[dict[str, Any]]] = {}
         self._rules: dict[str, Rule] = {}
 
+    def __repr__(self) -> str:
+        return f"<Library {self.stored.effective_date}: {len(self.rule_ids)} rules and subrules>"
+
     @property
     def existing(self) -> list[str]:
         """Every id in rule order; built only when a range or suggestion needs it."""

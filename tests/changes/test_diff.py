@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
+from conftest import BASE_RULES, run
 from conftest import make_release as make
-from conftest import run
 
 from crsearch.changes.diff import (
     diff_releases,
@@ -24,15 +24,6 @@ from crsearch.errors import BadInput, NotFound
 
 # -- synthetic releases ------------------------------------------------------
 
-BASE_RULES = {
-    "100.1": "A match is played between two or more players.",
-    "100.1a": "Each player brings a stack of cards of their own choosing to the table.",
-    "100.1b": "A player who runs out of cards to draw does not win the match.",
-    "100.1c": "The umbrella rule for team play is found in rule 100.2.",
-    "100.2": "Teams share a turn and a pool of points, but never a hand of cards.",
-    "101.1": "Whenever a card and these rules disagree, the card wins the argument.",
-    "101.2": "When one effect says something can happen and another says it can't, it can't.",
-}
 BASE_GLOSSARY = {
     "Match": "A contest between players. See rule 100.1.",
     "Pool": "The points a team shares. See rule 100.2.",

@@ -8,22 +8,13 @@ archive-wide comparison with the pairing done on the spot is in
 from __future__ import annotations
 
 import pytest
+from conftest import BASE_RULES as BASE
 from conftest import make_release as make
 
 from crsearch.changes.history import rule_history, trace_forward
 from crsearch.changes.lineage import Linker, link
 from crsearch.store.datadir import Store
 from crsearch.store.lineage import FILE, Lineage, relink
-
-BASE = {
-    "100.1": "A match is played between two or more players.",
-    "100.1a": "Each player brings a stack of cards of their own choosing to the table.",
-    "100.1b": "A player who runs out of cards to draw does not win the match.",
-    "100.1c": "The umbrella rule for team play is found in rule 100.2.",
-    "100.2": "Teams share a turn and a pool of points, but never a hand of cards.",
-    "101.1": "Whenever a card and these rules disagree, the card wins the argument.",
-    "101.2": "When one effect says something can happen and another says it can't, it can't.",
-}
 
 
 def inserted() -> dict[str, str]:

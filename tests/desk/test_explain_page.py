@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from crsearch.desk import explain
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +38,7 @@ def test_the_site_has_the_page_and_its_data(site_dir, latest_release):
 
 
 def bench_texts() -> list[str]:
-    sys.path.insert(0, str(BENCH))
-    from explain_bench import FILES, load_cards
+    from bench.explain_bench import FILES, load_cards
 
     return [c["text"] for _, path in FILES for c in load_cards(path)]
 

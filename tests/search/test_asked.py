@@ -26,8 +26,7 @@ def _questions(held_out: bool, paths: list[Path] | None = None) -> list[dict]:
             for q in json.loads(path.read_text())["questions"] if bool(q.get("holdout")) == held_out]
 
 
-def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release, monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH.parent))
+def test_the_shipped_questions_are_development_ones_with_their_pages(latest_release):
     from tools.learn_fusion import PARTS
 
     entries = asked.load()
@@ -48,10 +47,9 @@ def test_the_shipped_questions_are_development_ones_with_their_pages(latest_rele
     assert all(set(e["ids"]) <= ids for e in entries)
 
 
-def test_the_shipped_file_is_what_the_tool_writes(latest_release, monkeypatch):
+def test_the_shipped_file_is_what_the_tool_writes(latest_release):
     """data/asked.json is current: tools/learn_fusion.py writes it again
     byte for byte from today's development questions."""
-    monkeypatch.syspath_prepend(str(BENCH.parent))
     import tools.learn_fusion as learn_fusion
 
     text = learn_fusion.asked_json(latest_release)

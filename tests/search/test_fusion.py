@@ -114,21 +114,21 @@ def test_a_short_query_keeps_the_hand_set_ranking(engine):
     assert result.features == {} and result.understood["semantic"] == "not used"
 
 
-def _learning_tool(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT))
+def _learning_tool():
     import tools.learn_fusion as learn_fusion
 
     return learn_fusion
 
 
 @pytest.mark.slow
-def test_the_learning_tool_searches_no_held_out_question(monkeypatch):
+def test_the_learning_tool_searches_no_held_out_question():
     """tools/learn_fusion.py with a stand-in engine: every question it
     searches is a development one, and it writes the weights it learned."""
     from types import SimpleNamespace
 
-    learn_fusion = _learning_tool(monkeypatch)
-    import search_quality
+    from bench import search_quality
+
+    learn_fusion = _learning_tool()
 
     searched: list[str] = []
     n = len(fusion.FEATURES)
@@ -160,12 +160,12 @@ def test_the_learning_tool_searches_no_held_out_question(monkeypatch):
     assert got["100.2"] > got["100.1"]
 
 
-def test_the_shipped_weights_are_written_as_the_tool_writes_them(monkeypatch):
+def test_the_shipped_weights_are_written_as_the_tool_writes_them():
     """data/fusion.json is the tool's output, not edited by hand, and was
     learned from today's development questions (their counts)."""
     import numpy as np
 
-    learn_fusion = _learning_tool(monkeypatch)
+    learn_fusion = _learning_tool()
     shipped = (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")
     w = fusion.learned()
     model = (np.array(w.weights), np.array(w.mean), np.array(w.scale))
@@ -186,14 +186,13 @@ def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir):
     from crsearch.store.datadir import Store
 
     code = ("import sys\n"
-            "sys.path.insert(0, sys.argv[1])\n"
             "from crsearch.search.config import DEFAULT\n"
             "from crsearch.search.engine import Engine\n"
             "from tools.learn_fusion import learn\n"
-            "engine = Engine(sys.argv[2], config=DEFAULT.but(learned_fusion=False))\n"
+            "engine = Engine(sys.argv[1], config=DEFAULT.but(learned_fusion=False))\n"
             "sys.stdout.write(learn(engine))\n")
     index_dir = Store(indexed_data_dir).pick("2026-08-07").index_dir
-    got = subprocess.run([sys.executable, "-c", code, str(ROOT), str(index_dir)],
+    got = subprocess.run([sys.executable, "-c", code, str(index_dir)], cwd=ROOT,
                          capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     assert got.returncode == 0, got.stderr
     assert got.stdout == (ROOT / "data" / fusion.FILE).read_text(encoding="utf-8")

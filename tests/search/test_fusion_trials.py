@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,13 +10,10 @@ import pytest
 from crsearch.search import fusion
 from crsearch.search.config import DEFAULT
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
 
 @pytest.fixture
-def trials(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    import fusion_trials
+def trials():
+    from bench import fusion_trials
 
     return fusion_trials
 

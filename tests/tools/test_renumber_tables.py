@@ -6,9 +6,7 @@ small tables in a temporary data folder: nothing shipped is touched.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 from conftest import make_release
@@ -18,7 +16,6 @@ from crsearch.search.tables import Carry, Renumbering, numbering_of
 from crsearch.store.datadir import Store
 from crsearch.store.lineage import relink
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "renumber_tables.py"
 OLD = {
     "100.1": "A match is played between two or more players.",
     "100.1a": "Each player brings a stack of cards of their own choosing to the table.",
@@ -33,10 +30,9 @@ NEW = {**{k: v for k, v in OLD.items() if k != "101.2"},
 
 @pytest.fixture
 def tool():
-    spec = importlib.util.spec_from_file_location("renumber_tables", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from tools import renumber_tables
+
+    return renumber_tables
 
 
 @pytest.fixture
