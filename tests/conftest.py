@@ -7,7 +7,10 @@ synthetic fixtures in ``tests/fixtures``.
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from local_server import closed_port, server  # noqa: F401  (fixtures for the download tests)
@@ -24,6 +27,84 @@ SHOTS = ROOT / "test-output" / "screenshots"
 
 
 ARCHIVE_SIZE = 114
+
+
+# -- markers: slow, browser, archive ([tool.pytest.ini_options] markers) ---------
+#
+# ``browser`` and ``archive`` follow from the fixtures a test uses, so that a new
+# test cannot forget them: only the ``browser`` fixture starts Chromium, and the
+# data dirs below import releases other than 2026-08-07.  A test that reads such a
+# release itself carries ``@pytest.mark.archive``; a check below fails any test
+# that reads one without it.  ``slow`` follows from the fixtures that take many
+# seconds to make (Chromium, the whole 2026-08-07 site, the whole archive) and is
+# otherwise written on each test that takes seconds of its own.
+
+#: Session fixtures that import archived releases besides 2026-08-07.
+ARCHIVE_FIXTURES = {"latest_data_dir", "cite_data_dir", "archive_data_dir"}
+#: Fixtures that the fast loop (``-m "not slow"``) never makes.
+SLOW_FIXTURES = {"browser", "latest_site", "archive_data_dir"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if names & ARCHIVE_FIXTURES:
+            item.add_marker(pytest.mark.archive)
+        if names & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+
+
+#: Archived releases (other than 2026-08-07) opened while the current test ran.
+_archive_reads: list[str] = []
+_ARCHIVE_REAL = os.path.realpath(ARCHIVE)
+
+
+def _note_archive_reads(event: str, args: tuple) -> None:
+    if event != "open" or not isinstance(args[0], (str, os.PathLike)):
+        return
+    path = os.fspath(args[0])
+    # ARCHIVE may be reached through a symbolic link (a worktree's ../shared).
+    if "archive" in path and os.path.dirname(os.path.realpath(path)) == _ARCHIVE_REAL \
+            and os.path.basename(path) != LATEST.name:
+        _archive_reads.append(os.path.basename(path))
+
+
+sys.addaudithook(_note_archive_reads)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _archive_reads.clear()  # from here on, the session fixtures this test sets up count
+
+
+@pytest.fixture(autouse=True)
+def _archive_marker_is_true(request):
+    """Fail a test that reads an archived release but is not marked ``archive``."""
+    yield
+    if _archive_reads and request.node.get_closest_marker("archive") is None:
+        read = sorted(set(_archive_reads))
+        pytest.fail(f"reads {ARCHIVE} ({', '.join(read[:3])}{' ...' if len(read) > 3 else ''}) "
+                    "but is not marked @pytest.mark.archive", pytrace=False)
+
+
+# -- the command line, in this process ------------------------------------------
+
+def run(data_dir: Path | str | None, *args: str, **kwargs: Any):
+    """``crsearch --data-dir DATA_DIR ARGS...`` through click's ``CliRunner``.
+
+    ``data_dir=None`` leaves ``--data-dir`` out (the environment decides).  An
+    exception that the CLI does not turn into an exit code fails the test with its
+    traceback, so a crash never passes for exit code 1.  Keyword arguments go to
+    ``CliRunner.invoke`` (``input``, ``env``, ``color``).
+    """
+    from click.testing import CliRunner
+
+    from crsearch.cli.main import cli
+
+    head = [] if data_dir is None else ["--data-dir", str(data_dir)]
+    return CliRunner().invoke(cli, [*head, *args], catch_exceptions=False, **kwargs)
 
 
 def archive_files() -> list[Path]:
@@ -79,6 +160,31 @@ def latest_data_dir(tmp_path_factory) -> Path:
 def indexed_data_dir(tmp_path_factory) -> Path:
     """A data dir holding 2026-08-07 with its search index (read-only!)."""
     return _store_with(tmp_path_factory, "data-indexed", [LATEST], build_index=True)
+
+
+@pytest.fixture(scope="session")
+def latest_indexed_data_dir(tmp_path_factory, latest_data_dir, indexed_data_dir) -> Path:
+    """``latest_data_dir`` (2026-06-19 and 2026-08-07) with 2026-08-07's search
+    index: the one ``indexed_data_dir`` built for the same release (read-only!)."""
+    import shutil
+
+    from crsearch.store.datadir import Store
+
+    root = tmp_path_factory.mktemp("data-latest-indexed") / "data"
+    shutil.copytree(latest_data_dir, root)
+    store = Store(root)
+    built = Store(indexed_data_dir).pick().index_dir
+    store.replace_index(store.pick(), lambda path: shutil.copytree(built, path, dirs_exist_ok=True))
+    return root
+
+
+@pytest.fixture(scope="session")
+def engine(indexed_data_dir):
+    """The search engine over 2026-08-07's index (read-only: never patch or rebuild it)."""
+    from crsearch.search.engine import Engine
+    from crsearch.store.datadir import Store
+
+    return Engine(Store(indexed_data_dir).pick().index_dir)
 
 
 CARDS = FIXTURES / "cards"

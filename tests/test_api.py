@@ -8,17 +8,14 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-from conftest import ATOMIC
+from conftest import ATOMIC, run
 
 from crsearch import Rules
-from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound, StoreError
 
 
 def cli_json(data_dir, *args, input=None):
-    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input,
-                           catch_exceptions=False)
+    r = run(data_dir, *args, input=input)
     assert r.exit_code == 0, r.output
     return json.loads(r.output)
 
@@ -91,11 +88,11 @@ def test_explain_is_explain_json(rules, latest_data_dir):
     assert repr(got).startswith("<Explanation 2026-08-07: ")
 
 
+@pytest.mark.slow
 def test_cite_check_is_cite_check_json(rules, latest_data_dir):
     text = "Trample (702.19c), deathtouch (CR 702.2b) and rule 702.19z."
     got = rules.cite_check(text)
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "cite-check", "-", "--json"],
-                           input=text)
+    r = run(latest_data_dir, "cite-check", "-", "--json", input=text)
     assert r.exit_code == 1  # 702.19z is missing
     assert got.to_dict() == json.loads(r.output)
     assert [c.status for c in got] == ["ok", "ok", "missing"]
@@ -234,13 +231,13 @@ def test_results_print_readably(rules):
     assert all(len(s) < 200 and "\n" not in s for s in shown.values()), shown
 
 
+@pytest.mark.slow
 def test_build_site_is_site_build_json(mini_data_dir, tmp_path):
     built = Rules.open(mini_data_dir).build_site(tmp_path / "a", search=False)
     data = built.to_dict()
     assert (tmp_path / "a" / "index.html").is_file()
     assert data["pages"] > 0 and data["out"] == str(tmp_path / "a") and not data["search"]
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "site", "build", str(tmp_path / "b"),
-                                 "--no-search", "--json"], catch_exceptions=False)
+    r = run(mini_data_dir, "site", "build", str(tmp_path / "b"), "--no-search", "--json")
     assert r.exit_code == 0, r.output
     cli_data = json.loads(r.stdout)
     same = {k: v for k, v in data.items() if k not in ("out", "seconds")}

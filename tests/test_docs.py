@@ -89,6 +89,7 @@ def test_every_rules_method_is_in_the_api_reference():
     assert not undocumented, f"Rules methods without a docstring (the reference shows none): {undocumented}"
 
 
+@pytest.mark.slow
 def test_docs_build_in_strict_mode(tmp_path):
     """The whole guide, generated references included, with warnings as errors."""
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
@@ -166,22 +167,12 @@ def test_the_api_page_has_python_examples():
     assert DOCS / "api.md" in PAGES_WITH_PYTHON and len(python_examples(DOCS / "api.md")) >= 6
 
 
-@pytest.fixture(scope="module")
-def docs_data_dir(latest_data_dir, tmp_path_factory):
-    """A copy of the two-release data folder, with 2026-08-07 indexed for search."""
-    import shutil
-
-    root = tmp_path_factory.mktemp("docs") / "data"
-    shutil.copytree(latest_data_dir, root)
-    Rules.open(root).index()
-    return root
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES_WITH_PYTHON, ids=[str(p.relative_to(DOCS)) for p in PAGES_WITH_PYTHON])
-def test_docs_python_examples_print_what_they_say(page, docs_data_dir, monkeypatch, capsys):
+def test_docs_python_examples_print_what_they_say(page, latest_indexed_data_dir, monkeypatch, capsys):
     """A page's blocks run in order in one namespace; each line ending in
     ``# → TEXT`` must print TEXT, and nothing else is printed."""
-    monkeypatch.setenv("CRSEARCH_DATA", str(docs_data_dir))
+    monkeypatch.setenv("CRSEARCH_DATA", str(latest_indexed_data_dir))
     monkeypatch.chdir(ROOT)  # the examples' paths are the README's: ../shared/cr/archive
     namespace: dict = {}
     for block in python_examples(page):

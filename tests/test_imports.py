@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 
 def run_python(code: str, env_extra: dict) -> dict:
     env = {**os.environ, **env_extra}
@@ -68,6 +70,7 @@ def test_package_import_is_light():
     assert json.loads(out.stdout) == []
 
 
+@pytest.mark.slow
 def test_no_module_imports_a_private_name_from_another():
     import ast
     from pathlib import Path

@@ -23,20 +23,14 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, FIXTURES, ROOT, archive_files
+from conftest import ARCHIVE, FIXTURES, ROOT, archive_files, run
 
-from crsearch.cli.main import cli
 from crsearch.store.datadir import Store
 
 MINI = (FIXTURES / "mini_cr.txt").read_bytes()
 # The same release, one rule longer: a legitimate newer copy of 2031-03-03.
 NEWER = MINI.replace(b"\n\n2. Test Keywords", b"\n\n101.3. A rule added later.\n\n2. Test Keywords", 1)
 HALF = MINI[: len(MINI) // 2]
-
-
-def run(data_dir: Path, *args: str, **kw):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], **kw)
 
 
 def one_error_line(r) -> str:
@@ -259,6 +253,7 @@ def test_update_repairs_a_damaged_catalog_and_proceeds(data, tmp_path, what):
     assert run(data, "rule", "101.3").exit_code == 0
 
 
+@pytest.mark.slow
 def test_damaged_index_files_are_one_line_and_repair_rebuilds_them(tmp_path):
     src = tmp_path / "mini_cr.txt"
     src.write_bytes(MINI)
@@ -307,6 +302,7 @@ def _set_site_date(site: Path, date: str, sha: str = "./../../") -> None:
     (site / "about.html").write_text(about, encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("date", ["", "banana", "2026-02-30", "0000-01-01", "../../../x"])
 def test_a_crafted_site_cannot_choose_where_it_is_stored(tmp_path, site_folder, date):
     _set_site_date(site_folder, date)
@@ -348,6 +344,7 @@ def test_deeply_nested_html_is_a_clear_error(tmp_path, tag):
 
 # ------------------------------------------------------------------ races, kills
 
+@pytest.mark.slow
 def test_a_reader_racing_imports_of_the_same_date_always_reads_a_whole_release(tmp_path):
     from crsearch.ingest.pipeline import release_from_bytes
 
@@ -396,6 +393,7 @@ def _crsearch(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "crsearch", *args], cwd=ROOT, **kw)
 
 
+@pytest.mark.slow
 def test_an_import_killed_at_random_points_leaves_old_or_new(data, tmp_path):
     newer = tmp_path / "newer.txt"
     newer.write_bytes(NEWER)
@@ -418,6 +416,8 @@ def test_an_import_killed_at_random_points_leaves_old_or_new(data, tmp_path):
         assert [p.name for p in (data / "releases").iterdir() if p.name.startswith(".tmp-")] == []
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_workers_die_with_a_killed_parent(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -434,6 +434,8 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     p.stdout.close()
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_sigterm_stops_workers_and_says_what_was_stored(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -576,6 +578,7 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path):
     assert r.exit_code == 0 and "\r" not in r.output
 
 
+@pytest.mark.slow
 def test_site_build_into_the_current_folder(data, tmp_path, monkeypatch):
     here = tmp_path / "here"
     here.mkdir()

@@ -82,6 +82,7 @@ def test_an_echoed_name_is_cut_short(data):
     assert len(str(e.value)) < 120
 
 
+@pytest.mark.slow
 @given(st.lists(st.text(alphabet="abc \t", min_size=0, max_size=6), min_size=0, max_size=40),
        st.text(alphabet="abc ", min_size=0, max_size=6))
 def test_sorted_lines_find_exactly_the_lines_with_a_prefix(lines, prefix):

@@ -149,6 +149,7 @@ def test_a_zip_of_several_files_is_refused(tmp_path):
     assert "holds 2 files" in refused(p)
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_is_stopped_early(tmp_path):
     # 96 MiB of blanks inside an object: about 100 KB packed.
     p = tmp_path / "bomb.json.gz"
@@ -167,6 +168,7 @@ def test_a_file_larger_than_the_cap_is_stopped(tmp_path):
     assert "decompresses to more than 4,096 bytes" in refused(ATOMIC, max_bytes=4096)
 
 
+@pytest.mark.slow
 def test_a_file_with_a_million_names_is_refused_without_reading_it_all(tmp_path):
     p = tmp_path / "million.json.gz"
     with gzip.open(p, "wb", compresslevel=1) as f:

@@ -10,8 +10,7 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
-from conftest import BASE_RULES
+from conftest import BASE_RULES, run
 from conftest import make_release as make
 
 from crsearch.changes.diff import (
@@ -21,7 +20,6 @@ from crsearch.changes.diff import (
     word_diff,
 )
 from crsearch.changes.history import rule_history
-from crsearch.cli.main import cli
 from crsearch.errors import BadInput, NotFound
 
 # -- synthetic releases ------------------------------------------------------
@@ -267,16 +265,8 @@ def test_real_history_follows_the_battle_renumbering(latest_data_dir):
 
 # -- the commands ---------------------------------------------------------------
 
-@pytest.fixture
-def run(latest_data_dir):
-    def invoke(*args, data_dir=None, env=None):
-        return CliRunner().invoke(cli, ["--data-dir", str(data_dir or latest_data_dir), *args],
-                                  env=env or {}, catch_exceptions=False)
-    return invoke
-
-
-def test_diff_defaults_to_the_latest_release_and_the_one_before(run):
-    r = run("diff")
+def test_diff_defaults_to_the_latest_release_and_the_one_before(latest_data_dir):
+    r = run(latest_data_dir, "diff")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0] == "Comprehensive Rules 2026-06-19 → 2026-08-07"
@@ -287,8 +277,8 @@ def test_diff_defaults_to_the_latest_release_and_the_one_before(run):
     assert "Only references to renumbered rules changed: Protect, Protector, Siege" in r.output
 
 
-def test_diff_json_shape(run):
-    r = run("diff", "2026-06-19", "2026-08-07", "--json")
+def test_diff_json_shape(latest_data_dir):
+    r = run(latest_data_dir, "diff", "2026-06-19", "2026-08-07", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert (data["old"], data["new"]) == ("2026-06-19", "2026-08-07")
@@ -299,10 +289,10 @@ def test_diff_json_shape(run):
     assert ["insert", "Siege"] in change["diff"]["text"]
 
 
-def test_diff_kind_and_release_selection(run):
-    r = run("diff", "--kind", "glossary", "--json")
+def test_diff_kind_and_release_selection(latest_data_dir):
+    r = run(latest_data_dir, "diff", "--kind", "glossary", "--json")
     assert {c["kind"] for c in json.loads(r.output)["changes"]} == {"glossary"}
-    r = run("--release", "2026-07-01", "diff", "2026-01-01", "--json")
+    r = run(latest_data_dir, "--release", "2026-07-01", "diff", "2026-01-01", "--json")
     assert r.exit_code == 1 and "earliest is 2026-06-19" in r.output
 
 
@@ -314,21 +304,21 @@ def test_diff_kind_and_release_selection(run):
     (("history", "310.99"), 1, "Did you mean"),
     (("history", "seven"), 2, "Error: 'seven' is not a rule number"),
 ])
-def test_diff_and_history_errors(run, args, code, message):
-    result = run(*args)
+def test_diff_and_history_errors(latest_data_dir, args, code, message):
+    result = run(latest_data_dir, *args)
     assert result.exit_code == code, result.output
     assert message in result.output
 
 
-def test_diff_needs_two_releases(run, mini_data_dir):
-    r = run("diff", data_dir=mini_data_dir)
+def test_diff_needs_two_releases(mini_data_dir):
+    r = run(mini_data_dir, "diff")
     assert r.exit_code == 1 and "only one release" in r.output
 
 
-def test_history_command(run):
-    r = run("history", "310.9a")
+def test_history_command(latest_data_dir):
+    r = run(latest_data_dir, "history", "310.9a")
     assert r.exit_code == 0, r.output
     assert "310.8a → 310.9a  renumbered and changed" in r.output
-    data = json.loads(run("history", "CR 310.9a", "--json").output)
+    data = json.loads(run(latest_data_dir, "history", "CR 310.9a", "--json").output)
     assert data["id"] == "310.9a"
     assert [e["event"] for e in data["history"]] == ["present", "moved"]

@@ -19,7 +19,7 @@ from crsearch.changes.history import rule_history, trace_forward
 from crsearch.store.datadir import Store
 from crsearch.store.lineage import Lineage
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.archive, pytest.mark.timeout(3600)]
 
 
 class InMemory:

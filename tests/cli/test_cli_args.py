@@ -7,7 +7,7 @@ import json
 
 import click
 import pytest
-from click.testing import CliRunner
+from conftest import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,33 +20,26 @@ def _ids(result) -> list[str]:
     return [x["id"] for x in json.loads(result.output)]
 
 
-@pytest.fixture
-def run(latest_data_dir):
-    def invoke(*args):
-        return CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), *args])
-    return invoke
-
-
 # -- one id in several words ---------------------------------------------------------
 
 @pytest.mark.parametrize("words", [
     ["702.19", "c"], ["702.19", "C"], ["CR", "702.19c"], ["CR", "702.19", "c"], ["rule", "702.19c"],
     ["§", "702.19c"], ["cr", "702.19", "c", "--json"],
 ])
-def test_one_id_typed_as_several_words(run, words):
+def test_one_id_typed_as_several_words(latest_data_dir, words):
     if "--json" not in words:
         words = [*words, "--json"]
-    assert _ids(run("rule", *words)) == ["702.19c"]
+    assert _ids(run(latest_data_dir, "rule", *words)) == ["702.19c"]
 
 
-def test_separate_ids_stay_separate(run):
-    assert _ids(run("rule", "510.1c", "119.7", "--no-children", "--json")) == ["510.1c", "119.7"]
-    assert _ids(run("rule", "CR", "702.19", "c", "510.1c", "--json")) == ["702.19c", "510.1c"]
+def test_separate_ids_stay_separate(latest_data_dir):
+    assert _ids(run(latest_data_dir, "rule", "510.1c", "119.7", "--no-children", "--json")) == ["510.1c", "119.7"]
+    assert _ids(run(latest_data_dir, "rule", "CR", "702.19", "c", "510.1c", "--json")) == ["702.19c", "510.1c"]
 
 
-def test_a_range_typed_as_several_words(run):
-    assert _ids(run("rule", "601.2f", "–", "h", "--json")) == ["601.2f", "601.2g", "601.2h"]
-    assert _ids(run("rule", "601.2f", "to", "601.2h", "--json")) == ["601.2f", "601.2g", "601.2h"]
+def test_a_range_typed_as_several_words(latest_data_dir):
+    assert _ids(run(latest_data_dir, "rule", "601.2f", "–", "h", "--json")) == ["601.2f", "601.2g", "601.2h"]
+    assert _ids(run(latest_data_dir, "rule", "601.2f", "to", "601.2h", "--json")) == ["601.2f", "601.2g", "601.2h"]
 
 
 @pytest.mark.parametrize("words, expected", [
@@ -66,6 +59,7 @@ canonical = st.builds(lambda c, r, l: f"{c}.{r}{l}", st.integers(100, 999), st.i
                       st.sampled_from(["a", "b", "c", "k", "m", "z"]))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(st.lists(canonical, min_size=1, max_size=5), st.data())
 def test_written_ids_survive_the_shell(ids, data):
@@ -87,13 +81,14 @@ def test_release_after_the_command(latest_data_dir):
                  ["rule", "702.19", "--release=2026-06-19"],
                  ["rule", "--release", "2026-06-19", "702.19"],
                  ["--release", "2026-06-19", "rule", "702.19"]):
-        r = CliRunner().invoke(cli, ["--data-dir", d, *args, "--json"])
+        r = run(d, *args, "--json")
         assert r.exit_code == 0, (args, r.output)
         assert {x["release"] for x in json.loads(r.output)} == {"2026-06-19"}, args
-    r = CliRunner().invoke(cli, ["--data-dir", d, "rule", "702.19", "--json"])
+    r = run(d, "rule", "702.19", "--json")
     assert {x["release"] for x in json.loads(r.output)} == {"2026-08-07"}
 
 
+@pytest.mark.slow
 def test_data_dir_after_the_command(latest_data_dir, tmp_path):
     d = str(latest_data_dir)
     for args in (["rule", "702.19c", "--data-dir", d], ["rule", "702.19c", f"--data-dir={d}"],
@@ -101,9 +96,9 @@ def test_data_dir_after_the_command(latest_data_dir, tmp_path):
                  ["toc", "7", "--data-dir", d], ["releases", "--data-dir", d],
                  ["export", "--json", "--data-dir", d], ["diff", "--data-dir", d, "--json"],
                  ["history", "702.19c", "--data-dir", d]):
-        r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path / "empty"), *args])
+        r = run(tmp_path / "empty", *args)
         assert r.exit_code == 0, (args, r.output)
-    r = CliRunner().invoke(cli, ["report", "--json", "--data-dir", d, "--release", "2026-06-19"])
+    r = run(None, "report", "--json", "--data-dir", d, "--release", "2026-06-19")
     assert json.loads(r.output)["effective_date"] == "2026-06-19"
 
 
@@ -125,17 +120,16 @@ def test_every_command_is_listed():
 
 @pytest.mark.parametrize("command", ALL_COMMANDS, ids=" ".join)
 def test_every_command_accepts_the_global_options_after_it(command, tmp_path):
-    r = CliRunner().invoke(cli, [*command, "--data-dir", str(tmp_path), "--release",
-                                 "2026-06-19", "--help"])
+    r = run(None, *command, "--data-dir", str(tmp_path), "--release", "2026-06-19", "--help")
     assert r.exit_code == 0, r.output
     assert "Usage: " in r.output and "No such option" not in r.output
 
 
 def test_a_missing_value_after_the_command_is_a_usage_error(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "rule", "702.19", "--release"])
+    r = run(latest_data_dir, "rule", "702.19", "--release")
     assert r.exit_code == 2 and "--release" in r.output and "Traceback" not in r.output
 
 
 def test_options_after_a_double_dash_are_arguments(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "rule", "--", "--release"])
+    r = run(latest_data_dir, "rule", "--", "--release")
     assert r.exit_code == 2 and "No such option" not in r.output

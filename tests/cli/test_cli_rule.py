@@ -3,29 +3,19 @@
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from crsearch.cli.main import cli
-
-
-@pytest.fixture
-def run(latest_data_dir):
-    def invoke(*args, env=None):
-        return CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), *args],
-                                  env=env or {}, catch_exceptions=False)
-    return invoke
+from conftest import run
 
 
 @pytest.mark.parametrize("spelling", ["702.19c", "702.19C", "702.19 c", "702.19c.", "CR 702.19c",
                                       "CR702.19c", "rule 702.19c", "§702.19c"])
-def test_forgiving_rule_numbers(run, spelling):
-    r = run("rule", spelling, "--json")
+def test_forgiving_rule_numbers(latest_data_dir, spelling):
+    r = run(latest_data_dir, "rule", spelling, "--json")
     assert r.exit_code == 0, r.output
     assert [x["id"] for x in json.loads(r.output)] == ["702.19c"]
 
 
-def test_rule_json_contract(run):
-    r = run("rule", "702.19", "--json")
+def test_rule_json_contract(latest_data_dir):
+    r = run(latest_data_dir, "rule", "702.19", "--json")
     data = json.loads(r.output)
     ids = [x["id"] for x in data]
     assert ids[:5] == ["702.19", "702.19a", "702.19b", "702.19c", "702.19d"]
@@ -37,14 +27,14 @@ def test_rule_json_contract(run):
     assert "510" in data[1]["references"]  # "(See rule 510, “Combat Damage Step.”)"
 
 
-def test_rule_one_never_matches_rule_ten(run):
-    ids = [x["id"] for x in json.loads(run("rule", "702.1", "--json").output)]
+def test_rule_one_never_matches_rule_ten(latest_data_dir):
+    ids = [x["id"] for x in json.loads(run(latest_data_dir, "rule", "702.1", "--json").output)]
     assert ids and all(i == "702.1" or i.startswith("702.1") and i[5:].isalpha() for i in ids)
     assert "702.10" not in ids and "702.19a" not in ids
 
 
-def test_no_children_shows_only_the_rule(run):
-    data = json.loads(run("rule", "702.19", "--no-children", "--json").output)
+def test_no_children_shows_only_the_rule(latest_data_dir):
+    data = json.loads(run(latest_data_dir, "rule", "702.19", "--no-children", "--json").output)
     assert [x["id"] for x in data] == ["702.19"]
 
 
@@ -52,26 +42,26 @@ def test_no_children_shows_only_the_rule(run):
     ("510.1c-d", ["510.1c", "510.1d"]),
     ("601.2f–h", ["601.2f", "601.2g", "601.2h"]),
 ])
-def test_ranges_expand_to_exactly_the_members(run, spec, expected):
-    data = json.loads(run("rule", spec, "--json").output)
+def test_ranges_expand_to_exactly_the_members(latest_data_dir, spec, expected):
+    data = json.loads(run(latest_data_dir, "rule", spec, "--json").output)
     assert [x["id"] for x in data] == expected
 
 
-def test_range_of_rules_and_several_arguments(run):
-    data = json.loads(run("rule", "119.7–8", "702.2c", "--json", "--no-children").output)
+def test_range_of_rules_and_several_arguments(latest_data_dir):
+    data = json.loads(run(latest_data_dir, "rule", "119.7–8", "702.2c", "--json", "--no-children").output)
     assert [x["id"] for x in data] == ["119.7", "119.8", "702.2c"]
 
 
-def test_chapter_and_section_lookups(run):
-    chapter = json.loads(run("rule", "702", "--json").output)
+def test_chapter_and_section_lookups(latest_data_dir):
+    chapter = json.loads(run(latest_data_dir, "rule", "702", "--json").output)
     assert chapter[0] == {**chapter[0], "id": "702", "kind": "chapter", "title": "Keyword Abilities"}
     assert any(x["id"] == "702.19c" for x in chapter)
-    section = json.loads(run("rule", "7", "--json").output)
+    section = json.loads(run(latest_data_dir, "rule", "7", "--json").output)
     assert section[0]["kind"] == "section" and section[1]["id"] == "700"
 
 
-def test_text_output_has_context_examples_and_date(run):
-    r = run("rule", "702.19c")
+def test_text_output_has_context_examples_and_date(latest_data_dir):
+    r = run(latest_data_dir, "rule", "702.19c")
     assert r.exit_code == 0
     assert "702. Keyword Abilities › 702.19. Trample" in r.output
     assert "702.19c Trample over planeswalkers" in r.output
@@ -80,50 +70,51 @@ def test_text_output_has_context_examples_and_date(run):
     assert "\x1b[" not in r.output  # piped: no colour
 
 
-def test_unknown_rule_exits_1_with_suggestions(run):
-    r = run("rule", "702.19z")
+def test_unknown_rule_exits_1_with_suggestions(latest_data_dir):
+    r = run(latest_data_dir, "rule", "702.19z")
     assert r.exit_code == 1
     assert "702.19z" in r.output and "Did you mean" in r.output and "702.19e" in r.output
 
 
-def test_transposed_rule_number_is_suggested(run):
-    r = run("rule", "702.91c")
+def test_transposed_rule_number_is_suggested(latest_data_dir):
+    r = run(latest_data_dir, "rule", "702.91c")
     assert r.exit_code == 1 and "702.19c" in r.output
 
 
 @pytest.mark.parametrize("bad", ["702.19cc9", "abc", "702.19l", "70", "702..1"])
-def test_malformed_rule_exits_2_with_reason(run, bad):
-    r = run("rule", bad)
+def test_malformed_rule_exits_2_with_reason(latest_data_dir, bad):
+    r = run(latest_data_dir, "rule", bad)
     assert r.exit_code == 2, r.output
     assert "Error:" in r.output and "Traceback" not in r.output
 
 
-def test_release_option_selects_older_release(run):
-    r = run("--release", "2026-07-01", "rule", "702.19", "--json", "--no-children")
+def test_release_option_selects_older_release(latest_data_dir):
+    r = run(latest_data_dir, "--release", "2026-07-01", "rule", "702.19", "--json", "--no-children")
     assert json.loads(r.output)[0]["release"] == "2026-06-19"
 
 
-def test_release_before_any_import_exits_1(run):
-    assert run("--release", "2001-01-01", "rule", "100.1").exit_code == 1
+def test_release_before_any_import_exits_1(latest_data_dir):
+    assert run(latest_data_dir, "--release", "2001-01-01", "rule", "100.1").exit_code == 1
 
 
-def test_toc(run):
-    r = run("toc")
+def test_toc(latest_data_dir):
+    r = run(latest_data_dir, "toc")
     assert "1. Game Concepts" in r.output and "905. Conspiracy Draft" in r.output
     assert "702. Keyword Abilities" in r.output
-    r = run("toc", "702")
+    r = run(latest_data_dir, "toc", "702")
     assert "702.19. Trample" in r.output
-    assert run("toc", "7").output.splitlines()[0].endswith("Additional Rules")
-    assert run("toc", "99").exit_code == 2
+    assert run(latest_data_dir, "toc", "7").output.splitlines()[0].endswith("Additional Rules")
+    assert run(latest_data_dir, "toc", "99").exit_code == 2
 
 
-def test_releases_lists_both_and_marks_current(run):
-    r = run("releases")
+def test_releases_lists_both_and_marks_current(latest_data_dir):
+    r = run(latest_data_dir, "releases")
     assert "2026-06-19" in r.output and "* 2026-08-07" in r.output
 
 
-def test_report_json_contract(run):
-    data = json.loads(run("report", "--json").output)
+@pytest.mark.slow
+def test_report_json_contract(latest_data_dir):
+    data = json.loads(run(latest_data_dir, "report", "--json").output)
     assert data["effective_date"] == "2026-08-07"
     assert (data["sections"], data["chapters"], data["rules"], data["subrules"],
             data["examples"], data["glossary"]) == (9, 147, 1173, 1989, 277, 739)
@@ -132,32 +123,31 @@ def test_report_json_contract(run):
     assert {a["kind"] for a in data["anomalies"]} == {"subrule-with-period", "rule-without-period"}
 
 
-def test_export_is_the_whole_release(run):
-    data = json.loads(run("export", "--json").output)
+def test_export_is_the_whole_release(latest_data_dir):
+    data = json.loads(run(latest_data_dir, "export", "--json").output)
     assert data["effective_date"] == "2026-08-07" and len(data["glossary"]) == 739
 
 
 def test_no_data_dir_is_a_clear_error(tmp_path):
-    r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "rule", "100.1"])
+    r = run(tmp_path, "rule", "100.1")
     assert r.exit_code == 3 and "crsearch update" in r.output
 
 
 def test_no_color_env_is_respected(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "rule", "702.19c"],
-                           env={"NO_COLOR": "1"}, color=True)
+    r = run(latest_data_dir, "rule", "702.19c", env={"NO_COLOR": "1"}, color=True)
     assert "\x1b[" not in r.output
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "rule", "702.19c"], color=True)
+    r = run(latest_data_dir, "rule", "702.19c", color=True)
     assert "\x1b[" in r.output
 
 
-def test_context_line_is_shown_once_for_siblings(run):
-    out = run("rule", "601.2f–h").output
+def test_context_line_is_shown_once_for_siblings(latest_data_dir):
+    out = run(latest_data_dir, "rule", "601.2f–h").output
     assert out.count("601. Casting Spells") == 1
     assert out.index("601.2f") < out.index("601.2g") < out.index("601.2h")
 
 
 @pytest.mark.parametrize("junk", ["7" * 5000, "\x01\x02", "ü", "   "])
-def test_junk_rule_numbers_get_a_short_clear_error(run, junk):
-    r = run("rule", junk)
+def test_junk_rule_numbers_get_a_short_clear_error(latest_data_dir, junk):
+    r = run(latest_data_dir, "rule", junk)
     assert r.exit_code == 2 and r.output.startswith("Error:")
     assert len(r.output) < 200 and "Traceback" not in r.output

@@ -8,17 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from crsearch.cli.main import cli
-
-
-def run(data_dir, *args):
-    result = CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 def test_search_prints_ranked_results(indexed_data_dir):
@@ -85,6 +77,7 @@ def test_missing_index_tells_the_user_to_run_index(latest_data_dir):
     assert "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_index_command_builds_a_searchable_index(mini_data_dir):
     assert "crsearch index" in run(mini_data_dir, "search", "x").output
     r = run(mini_data_dir, "index")
@@ -99,6 +92,7 @@ def test_index_command_builds_a_searchable_index(mini_data_dir):
     assert sorted(p.name for p in release_dir.iterdir() if p.name.startswith(".")) == []
 
 
+@pytest.mark.slow
 def test_define_forgives_case_and_typos(indexed_data_dir):
     r = run(indexed_data_dir, "define", "lethal", "damage")
     assert r.exit_code == 0
@@ -142,7 +136,7 @@ def test_keywords_lists_actions_and_abilities(indexed_data_dir):
 
 @pytest.mark.parametrize("name", ["search", "define", "keyword", "keywords", "index"])
 def test_every_command_has_an_example(name):
-    r = CliRunner().invoke(cli, [name, "--help"])
+    r = run(None, name, "--help")
     assert r.exit_code == 0
     assert "Example:" in r.output and f"crsearch {name}" in r.output
 
@@ -155,24 +149,24 @@ def test_rule_lookup_does_not_import_whoosh():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=80))
 def test_cli_search_never_tracebacks(indexed_data_dir, text):
-    r = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search", "--", text])
+    r = run(indexed_data_dir, "search", "--", text)
     assert r.exit_code in (0, 1, 2), r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
 
 
 def test_matched_words_are_highlighted_on_a_terminal(indexed_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search",
-                                 "trample planeswalker", "-n", "2"], color=True)
+    r = run(indexed_data_dir, "search", "trample planeswalker", "-n", "2", color=True)
     assert r.exit_code == 0, r.output
     assert "\x1b[" in r.output and "planeswalker" in r.output.lower()
-    plain = CliRunner().invoke(cli, ["--data-dir", str(indexed_data_dir), "search",
-                                     "trample planeswalker", "-n", "2"])
+    plain = run(indexed_data_dir, "search", "trample planeswalker", "-n", "2")
     assert "\x1b[" not in plain.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["trample", "702.19c", "deathtouch trample"])
 def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     # cli(), not main(): main() ends a read-only command's process at once.
@@ -186,6 +180,7 @@ def test_common_searches_do_not_import_whoosh(indexed_data_dir, query):
     assert "702.19" in done.stdout
 
 
+@pytest.mark.slow
 def test_search_why_explains_each_result(indexed_data_dir):
     r = run(indexed_data_dir, "search", "--why", "-n", "3",
             "my opponent bounced my creature with Unsummon, do the +1/+1 counters stay?")
@@ -232,6 +227,7 @@ def test_search_without_embeddings_warns_in_one_line(indexed_data_dir, tmp_path)
     assert len(lines) == 1, r.output
 
 
+@pytest.mark.slow
 def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, monkeypatch):
     import shutil
 
@@ -247,6 +243,7 @@ def test_index_warns_when_the_model_fails_its_hash(indexed_data_dir, tmp_path, m
     assert r.exit_code == 0 and "semantic ranking off" in r.output
 
 
+@pytest.mark.slow
 def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
     """The console script ends search, rule, define and keyword without the
     interpreter's teardown (exit handlers show it), with their exit codes and

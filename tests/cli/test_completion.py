@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.cli import completion
-from crsearch.cli.main import cli
 
 
 def complete(data_dir, words, cword):
     env = {"_CRSEARCH_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(cword),
            "CRSEARCH_DATA": str(data_dir)}
-    r = CliRunner().invoke(cli, [], env=env, prog_name="crsearch")
+    r = run(None, env=env, prog_name="crsearch")
     return [line.split(",", 1)[1] for line in r.output.splitlines() if "," in line]
 
 
@@ -29,6 +28,7 @@ def test_a_chapter_prefix_offers_rules_before_subrules(latest_data_dir):
     assert "702.19" in got and "702.19c" not in got
 
 
+@pytest.mark.slow
 def test_glossary_terms_and_keywords_complete(latest_data_dir):
     assert "Lethal Damage" in complete(latest_data_dir, "crsearch define leth", 2)
     assert "Trample" in complete(latest_data_dir, "crsearch keyword tram", 2)
@@ -44,18 +44,18 @@ def test_completion_without_data_offers_nothing_instead_of_failing(tmp_path):
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_prints_the_script(shell):
-    r = CliRunner().invoke(cli, ["completion", shell])
+    r = run(None, "completion", shell)
     assert r.exit_code == 0, r.output
     assert "_CRSEARCH_COMPLETE" in r.output and f"{shell}_complete" in r.output
 
 
 def test_unknown_shell_is_a_usage_error():
-    r = CliRunner().invoke(cli, ["completion", "tcsh"])
+    r = run(None, "completion", "tcsh")
     assert r.exit_code == 2
 
 
 def test_crsearch_alone_shows_commands_and_stored_releases(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir)])
+    r = run(latest_data_dir)
     assert r.exit_code == 0, r.output
     assert "Releases: 2 stored" in r.output and "using 2026-08-07" in r.output
     for name in ("rule", "search", "explain", "cite-check", "completion"):
@@ -63,13 +63,13 @@ def test_crsearch_alone_shows_commands_and_stored_releases(latest_data_dir):
 
 
 def test_crsearch_alone_without_releases_says_how_to_import(tmp_path):
-    r = CliRunner().invoke(cli, ["--data-dir", str(tmp_path)])
+    r = run(tmp_path)
     assert r.exit_code == 0, r.output
     assert "none stored" in r.output and "crsearch update" in r.output
 
 
 def test_crsearch_alone_says_when_release_picks_nothing(latest_data_dir):
-    r = CliRunner().invoke(cli, ["--data-dir", str(latest_data_dir), "--release", "2001-01-01"])
+    r = run(latest_data_dir, "--release", "2001-01-01")
     assert r.exit_code == 0, r.output
     assert "--release 2001-01-01: no imported release was in effect" in r.output
 
@@ -98,6 +98,7 @@ def _run_in(shell: str, script: str, data_dir) -> str:
     return out.stdout
 
 
+@pytest.mark.slow
 def test_bash_completes_rule_numbers_in_bash(latest_data_dir):
     got = _run_in("bash", 'eval "$(crsearch completion bash)"; '
                   'COMP_WORDS=(crsearch rule 702.19); COMP_CWORD=2; _crsearch_completion crsearch; '
@@ -105,6 +106,7 @@ def test_bash_completes_rule_numbers_in_bash(latest_data_dir):
     assert got[:3] == ["702.19", "702.19a", "702.19b"]
 
 
+@pytest.mark.slow
 def test_fish_completes_rule_numbers_and_terms_in_fish(latest_data_dir):
     script = ("crsearch completion fish | source; "
               "complete -C 'crsearch rule 702.19'; complete -C 'crsearch define leth'")
@@ -112,6 +114,7 @@ def test_fish_completes_rule_numbers_and_terms_in_fish(latest_data_dir):
     assert "702.19c" in got and "Lethal Damage" in got
 
 
+@pytest.mark.slow
 def test_zsh_loads_the_script_and_its_function_completes(latest_data_dir):
     # compadd works only inside a completion widget: stand-ins print what it is given.
     script = ('autoload -Uz compinit && compinit -u -d "$HOME/.zcompdump" && '

@@ -76,6 +76,7 @@ def _bash_words(data_dir: Path, cwd: Path, typed: str) -> list[list[str]]:
     return items
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("typed, want", [
     ("/", ["/*"]),
     ("Glob", [t for t in CRAFTED_TERMS if t.startswith("Glob")]),
@@ -89,11 +90,13 @@ def test_bash_puts_each_item_on_the_line_as_one_literal_word(crafted_data_dir, h
     assert not (here / "pwned").exists() and not (here / "pwned2").exists()
 
 
+@pytest.mark.slow
 def test_bash_completes_a_term_with_spaces_as_one_word(latest_data_dir, tmp_path):
     got = _bash_words(latest_data_dir, tmp_path, "leth")
     assert ["Lethal Damage"] in got
 
 
+@pytest.mark.slow
 def test_bash_rule_numbers_are_unchanged(crafted_data_dir, here):
     script = ('eval "$(crsearch completion bash)"; '
               'COMP_WORDS=(crsearch rule 101.2); COMP_CWORD=2; _crsearch_completion crsearch; '
@@ -102,6 +105,7 @@ def test_bash_rule_numbers_are_unchanged(crafted_data_dir, here):
     assert got[:3] == ["101.2", "101.2a", "101.2b"]
 
 
+@pytest.mark.slow
 def test_zsh_adds_each_item_as_one_literal_word(crafted_data_dir, here):
     # compadd works only inside a completion widget: a stand-in prints what it
     # is given (compadd itself quotes what it inserts).
@@ -115,6 +119,7 @@ def test_zsh_adds_each_item_as_one_literal_word(crafted_data_dir, here):
     assert not (here / "pwned").exists()
 
 
+@pytest.mark.slow
 def test_fish_offers_each_item_as_one_literal_word(crafted_data_dir, here):
     got = _run("fish", "crsearch completion fish | source; complete -C 'crsearch define Glob'",
                crafted_data_dir, here).splitlines()

@@ -20,12 +20,13 @@ from typing import Any
 import anyio
 import pytest
 from anyio.from_thread import start_blocking_portal
-from click.testing import CliRunner
-from conftest import ARCHIVE, LATEST
+from conftest import run
 from mcp import Client, MCPError, StdioServerParameters
 
 from crsearch import Rules
-from crsearch.cli.main import cli
+
+#: Every test here starts `crsearch mcp` or serves 2026-08-07 with its index.
+pytestmark = pytest.mark.slow
 
 #: Seconds one request may take: the first search loads the index and the
 #: embeddings on a machine shared with other tests.
@@ -64,21 +65,16 @@ def serve(data_dir: Path, *options: str) -> Iterator[Remote]:
             yield Remote(portal, client)
 
 
-def run_cli(data_dir: Path, *args: str, input: str | None = None) -> Any:
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input,
-                              catch_exceptions=False)
-
-
 def cli_json(data_dir: Path, *args: str, input: str | None = None) -> tuple[Any, str]:
     """What `crsearch ARGS --json` prints: (data, text).  Exit 1 is allowed: no
     results, no terms and moved citations still print their JSON."""
-    r = run_cli(data_dir, *args, "--json", input=input)
+    r = run(data_dir, *args, "--json", input=input)
     assert r.exit_code in (0, 1), r.output
     return json.loads(r.stdout), r.stdout.rstrip("\n")
 
 
 def cli_error(data_dir: Path, *args: str) -> str:
-    r = run_cli(data_dir, *args)
+    r = run(data_dir, *args)
     assert r.exit_code != 0, r.output
     return r.stderr.rstrip("\n")
 
@@ -94,12 +90,9 @@ def import_into(data_dir: Path, *paths: Path, index: bool) -> None:
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory) -> Path:
+def data_dir(latest_indexed_data_dir) -> Path:
     """2026-06-19 and 2026-08-07, the latest with its search index."""
-    root = tmp_path_factory.mktemp("mcp-data")
-    import_into(root, ARCHIVE / "2026-06-19.txt", index=False)
-    import_into(root, LATEST, index=True)
-    return root
+    return latest_indexed_data_dir
 
 
 @pytest.fixture(scope="module")
@@ -203,7 +196,7 @@ def test_bad_input_is_an_error_answer_with_the_commands_message(server, data_dir
     assert result.is_error is True
     assert result.structured_content is None
     expected = (cli_error(data_dir, *command) if tool != "cite_check"
-                else run_cli(data_dir, *command, input="702.19c").stderr.rstrip("\n"))
+                else run(data_dir, *command, input="702.19c").stderr.rstrip("\n"))
     assert result.content[0].text == expected
     assert expected.startswith("Error: ")
 
@@ -227,7 +220,7 @@ def test_lists_the_toc_and_the_rule_templates(server):
 def test_a_rule_resource_is_the_rule_with_its_subrules_as_the_terminal_shows_it(server, data_dir):
     for uri in ("cr://2026-08-07/702.19", "cr://latest/702.19"):
         text = server.read(uri)
-        assert text == run_cli(data_dir, "rule", "702.19").stdout.rstrip("\n")
+        assert text == run(data_dir, "rule", "702.19").stdout.rstrip("\n")
         assert "702.19a" in text and "702.19g" in text and text.endswith("effective 2026-08-07")
     old = server.read("cr://2026-06-19/702.19c")
     assert old.endswith("effective 2026-06-19")
@@ -237,7 +230,7 @@ def test_the_toc_resource_lists_sections_and_chapters(server, data_dir):
     text = server.read("cr://latest/toc")
     assert text.startswith("1. Game Concepts\n  100. General")
     assert text.endswith("Comprehensive Rules effective 2026-08-07")
-    assert run_cli(data_dir, "toc").stdout.rstrip("\n") in text
+    assert run(data_dir, "toc").stdout.rstrip("\n") in text
     assert server.read("cr://2026-06-19/toc").endswith("effective 2026-06-19")
 
 
@@ -341,7 +334,7 @@ def test_a_card_tool_appears_when_rules_can_look_up_cards(mini_data_dir, monkeyp
 
 
 def test_mcp_help_names_the_tools():
-    r = CliRunner().invoke(cli, ["mcp", "--help"])
+    r = run(None, "mcp", "--help")
     assert r.exit_code == 0
     assert "cite_check" in r.output and "claude mcp add" in r.output
 

@@ -6,17 +6,11 @@ A 100 KB argument pasted by mistake must not come back as a 100 KB error.
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
-
-from crsearch.cli.main import cli
+from conftest import run
 
 LONG = "x" * 100_000
 #: The longest line an error may print: its own words plus an argument cut to ~80.
 WIDEST = 200
-
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
 
 def assert_short_error(r, codes=(1, 2)):
@@ -28,6 +22,7 @@ def assert_short_error(r, codes=(1, 2)):
     assert "…" in r.output  # says it was cut
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["rule", LONG],
     ["rule", "702." + LONG],
@@ -59,6 +54,7 @@ def test_a_long_search_is_cut_in_the_error(indexed_data_dir, query):
     assert_short_error(run(indexed_data_dir, "search", query))
 
 
+@pytest.mark.slow
 def test_the_python_api_cuts_what_it_echoes_too(latest_data_dir):
     from crsearch import Rules
     from crsearch.errors import CRSearchError

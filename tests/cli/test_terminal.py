@@ -12,11 +12,10 @@ import sys
 import unicodedata
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crsearch.cli.main import cli
 from crsearch.ingest.parse import parse_bytes, scrub
 from crsearch.rules.safetext import describe, printable, strip_controls
 
@@ -63,6 +62,7 @@ def test_printable_leaves_ordinary_text_alone():
     assert printable(text) == text[:-1] + "\\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_printable_never_lets_a_control_character_through(text):
@@ -73,6 +73,7 @@ def test_printable_never_lets_a_control_character_through(text):
         assert out == text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_strip_controls_removes_the_dangerous_characters(text):
@@ -92,6 +93,7 @@ def test_strip_controls_removes_whole_escape_sequences(text, expected):
     assert strip_controls(text)[0] == expected
 
 
+@pytest.mark.slow
 def test_every_format_character_of_this_python_is_removed():
     formats = "".join(chr(c) for c in range(sys.maxunicode + 1)
                       if unicodedata.category(chr(c)) == "Cf")
@@ -152,6 +154,7 @@ def test_scrub_cleans_a_release_read_from_html(mini_release):
     assert kinds == [r.title, "100.2", "101.2a", mini_release.glossary[0].term]
 
 
+@pytest.mark.slow
 def test_a_crafted_site_folder_imports_without_control_characters(tmp_path, mini_release):
     from crsearch.ingest.pipeline import release_from_site
     from crsearch.site import build as site
@@ -170,26 +173,22 @@ def test_a_crafted_site_folder_imports_without_control_characters(tmp_path, mini
 
 # -- the command line ----------------------------------------------------------------
 
-def _run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
 def test_imported_crafted_release_prints_no_escape_sequence(tmp_path, crafted_bytes):
     name = f"evil{CLEAR}{TITLE}{FORGED}.txt"
     path = tmp_path / name
     path.write_bytes(crafted_bytes)
     data = str(tmp_path / "data")
-    r = _run("--data-dir", data, "update", "--from", str(path), "--no-index")
+    r = run(data, "update", "--from", str(path), "--no-index")
     assert r.exit_code == 0, r.output
     assert r.output.endswith("\n") and _dangerous(r.output[:-1], newlines_ok=False) == []
     assert "\\nError: fake line.txt" in r.output
     for args in (["rule", "101.2a"], ["report"], ["report", "--json"], ["releases"],
                  ["export", "--json"], ["rule", "101.2", "--json"]):
-        r = _run("--data-dir", data, *args)
+        r = run(data, *args)
         assert r.exit_code == 0, (args, r.output)
         assert "\x1b" not in r.output and RLO not in r.output, args
         assert not any(line.startswith("Error: fake") for line in r.output.splitlines()), args
-    report = _run("--data-dir", data, "report").output
+    report = run(data, "report").output
     assert "control-characters" in report
     assert "evil\\x1b[2J\\x1b]0;owned\\x07\\nError: fake line.txt" in report
 
@@ -204,19 +203,19 @@ def test_error_messages_escape_what_they_quote(tmp_path, mini_data_dir):
         text = gzip.decompress(stored.read_bytes()).decode("utf-8")
         stored.write_bytes(gzip.compress(text.replace('"The first part is the handle."', altered).encode()))
     bad = tmp_path / f"missing{CLEAR}{FORGED}.txt"
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "update", "--from", str(bad)])
+    r = run(mini_data_dir, "update", "--from", str(bad))
     assert r.exit_code != 0 and r.output.startswith("Error:")
     assert "\x1b" not in r.output and "\nError: fake" not in r.output
     afile = tmp_path / f"file{CLEAR}{FORGED}"
     afile.write_text("x")
-    r = CliRunner().invoke(cli, ["--data-dir", str(afile), "rule", "100.1"])
+    r = run(afile, "rule", "100.1")
     assert r.exit_code == 2 and "\x1b" not in r.output and "\nError: fake" not in r.output
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "rule", f"1{CLEAR}"])
+    r = run(mini_data_dir, "rule", f"1{CLEAR}")
     assert r.exit_code == 2 and "\x1b" not in r.output
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), f"ru{CLEAR}le"])
+    r = run(mini_data_dir, f"ru{CLEAR}le")
     assert r.exit_code == 2 and "\x1b" not in r.output
     for args in (["rule", "101.2a"], ["rule", "101.2a", "--json"], ["export", "--json"]):
-        r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), *args], color=True)
+        r = run(mini_data_dir, *args, color=True)
         assert r.exit_code == 0, r.output
         assert CLEAR not in r.output and TITLE not in r.output and "Altered" in r.output
         assert "\x1b[2m" in r.output or "--json" in args  # click's own styles stay
@@ -249,14 +248,14 @@ def test_a_server_chosen_file_name_cannot_forge_a_line(tmp_path, mini_bytes):
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/latest.txt"
         data = str(tmp_path / "data")
-        r = _run("--data-dir", data, "update", "--from", url, "--no-index")
+        r = run(data, "update", "--from", url, "--no-index")
         assert r.exit_code == 0, r.output
         for args in (["update", "--from", url, "--no-index"], ["report"], ["report", "--json"],
                      ["releases"], ["releases", "--json"]):
-            r = _run("--data-dir", data, *args)
+            r = run(data, *args)
             assert "\x1b" not in r.output, args
             assert not any(line.startswith("Error: fake") for line in r.output.splitlines()), args
-        assert "x\\x1b[2J\\x1b]0;owned\\x07\\nError: fake line.txt" in _run("--data-dir", data, "report").output
+        assert "x\\x1b[2J\\x1b]0;owned\\x07\\nError: fake line.txt" in run(data, "report").output
     finally:
         server.shutdown()
         server.server_close()

@@ -294,6 +294,7 @@ def test_type_words_count_where_a_card_writes_them(table, text, word, id):
     assert (word, id) in [(t["text"], t["id"]) for t in explain.find(text, table)]
 
 
+@pytest.mark.slow
 def test_a_long_text_without_the_end_of_an_ability_is_read_in_linear_time(table):
     import time
 

@@ -15,6 +15,7 @@ def both(cards_data_dir):
     return CardStore(store).require(), store.pick()
 
 
+@pytest.mark.slow
 def test_a_cards_terms_are_explains_terms_of_its_whole_text(both):
     data, stored = both
     info = card_info(data, stored, "Delver of Secrets")
@@ -57,6 +58,7 @@ def test_explain_without_card_data_is_plain_explain(both):
     assert "card" not in explain_text(stored, None, "Notion Thief")
 
 
+@pytest.mark.slow
 def test_cite_lines_quote_the_card_then_one_line_per_source(both):
     data, stored = both
     info = card_info(data, stored, "Opal Titan")

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import cite
-
-
-def run(data_dir, *args, env=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], env=env)
 
 
 def test_rule_cite_plain(latest_data_dir):
@@ -44,6 +39,7 @@ def test_older_release_quotes_carry_its_date(latest_data_dir):
     assert "(effective 2026-06-19)" in r.output
 
 
+@pytest.mark.slow
 def test_search_cite_quotes_each_result(indexed_data_dir):
     r = run(indexed_data_dir, "search", "trample", "--limit", "2", "--cite")
     assert r.exit_code == 0, r.output
@@ -88,6 +84,7 @@ def assert_only_our_link(markdown: str, href: str, text: str):
     assert " ".join(text.split()) in soup.get_text(), markdown
 
 
+@pytest.mark.slow
 def test_markdown_escapes_links_html_and_emphasis_in_the_text():
     q = cite.quote("100.1", EVIL, "2031-03-03", "md", base="https://cr.example/")
     assert_only_our_link(q, "https://cr.example/100.html#100.1", EVIL)

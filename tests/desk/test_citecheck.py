@@ -7,26 +7,9 @@ import os
 import stat
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, LATEST
+from conftest import FIXTURES, run
 
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
-
-
-@pytest.fixture(scope="module")
-def old_and_new(tmp_path_factory):
-    """A data dir with the first (2003-03-15) and the latest release."""
-    from crsearch.ingest.pipeline import import_sources
-    from crsearch.ingest.sources import Source
-    from crsearch.store.datadir import Store
-
-    root = tmp_path_factory.mktemp("cite-data")
-    paths = [ARCHIVE / "2003-03-15.txt", LATEST]
-    results = import_sources([Source(p.name, p.read_bytes()) for p in paths], Store(root),
-                             build_index=False, jobs=1)
-    assert all(r.error is None for r in results)
-    return root
 
 
 def ids(text):
@@ -67,11 +50,11 @@ def test_line_and_column_are_one_based():
     assert (c.line, c.column) == (2, 10)  # where the number starts
 
 
-def test_check_ok_missing_and_moved(old_and_new):
+def test_check_ok_missing_and_moved(cite_data_dir):
     from crsearch.store.datadir import Store
 
     text = "Trample: 502.9b. Current: CR 702.19c. Bad: CR 702.250."
-    result = citecheck.check(Store(old_and_new), text)
+    result = citecheck.check(Store(cite_data_dir), text)
     by_id = {c["id"]: c for c in result["citations"]}
     assert result["release"] == "2026-08-07"
     assert by_id["502.9b"]["status"] == "moved" and by_id["502.9b"]["now"] == "702.19b"
@@ -79,24 +62,21 @@ def test_check_ok_missing_and_moved(old_and_new):
     assert by_id["702.250"]["status"] == "missing" and by_id["702.250"]["nearest"]
 
 
-def test_as_of_reads_numbers_as_they_were(old_and_new):
+def test_as_of_reads_numbers_as_they_were(cite_data_dir):
     from crsearch.store.datadir import Store
 
     # In 2003, 502.2 was first strike; it is 702.7 today.
-    result = citecheck.check(Store(old_and_new), "rule 502.2", as_of="2003-06-01")
+    result = citecheck.check(Store(cite_data_dir), "rule 502.2", as_of="2003-06-01")
     c = result["citations"][0]
     assert result["release"] == "2003-03-15"
     assert (c["status"], c["now"]) == ("moved", "702.7")
 
 
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
-
-def test_cli_lines_summary_and_exit_code(old_and_new, tmp_path):
+def test_cli_lines_summary_and_exit_code(cite_data_dir, tmp_path):
     f = tmp_path / "article.md"
     f.write_text("Old: rule 502.9b.\nFine: CR 702.19c.\n", encoding="utf-8")
-    r = run(old_and_new, "cite-check", str(f))
+    r = run(cite_data_dir, "cite-check", str(f))
     assert r.exit_code == 1, r.output
     assert f"{f}:1:11: 502.9b moved -> 702.19b" in r.output
     assert ("2 citations checked against 2026-08-07 (the text has no date; it cites 502.9b, "
@@ -104,10 +84,10 @@ def test_cli_lines_summary_and_exit_code(old_and_new, tmp_path):
             "1 ok, 1 moved, 0 mismatched, 0 missing") in r.output
 
 
-def test_cli_json_contract(old_and_new, tmp_path):
+def test_cli_json_contract(cite_data_dir, tmp_path):
     f = tmp_path / "a.txt"
     f.write_text("CR 702.19c and rule 502.9b", encoding="utf-8")
-    r = run(old_and_new, "cite-check", str(f), "--json")
+    r = run(cite_data_dir, "cite-check", str(f), "--json")
     assert r.exit_code == 1
     data = json.loads(r.output)
     assert data["release"] == "2026-08-07"
@@ -116,21 +96,21 @@ def test_cli_json_contract(old_and_new, tmp_path):
     assert data["citations"][1]["now"] == "702.19b"
 
 
-def test_all_ok_exits_zero_and_no_citations_says_so(old_and_new, tmp_path):
+def test_all_ok_exits_zero_and_no_citations_says_so(cite_data_dir, tmp_path):
     f = tmp_path / "ok.txt"
     f.write_text("See CR 702.19c.", encoding="utf-8")
-    assert run(old_and_new, "cite-check", str(f)).exit_code == 0
-    r = run(old_and_new, "cite-check", "-", input="No rules here, only 3.5 cats.")
+    assert run(cite_data_dir, "cite-check", str(f)).exit_code == 0
+    r = run(cite_data_dir, "cite-check", "-", input="No rules here, only 3.5 cats.")
     assert r.exit_code == 0 and "no rule citations found" in r.output
 
 
-def test_fix_renumbers_moved_citations_and_nothing_else(old_and_new, tmp_path):
+def test_fix_renumbers_moved_citations_and_nothing_else(cite_data_dir, tmp_path):
     original = ("\ufeffCafé notes\r\nTrample is rule 502.9b (and §502.2).\r\n"
                 "Keep CR 702.19c, 702.250 and $120.50 as they are.\r\n")
     f = tmp_path / "old.md"
     f.write_bytes(original.encode("utf-8"))
     os.chmod(f, 0o640)
-    r = run(old_and_new, "cite-check", str(f), "--as-of", "2003-06-01", "--fix")
+    r = run(cite_data_dir, "cite-check", str(f), "--as-of", "2003-06-01", "--fix")
     assert r.exit_code == 1, r.output  # it reports what it found, then fixes
     data = f.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
@@ -140,8 +120,8 @@ def test_fix_renumbers_moved_citations_and_nothing_else(old_and_new, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["old.md"]  # no temporary file left
 
 
-def test_fix_refuses_stdin(old_and_new):
-    r = run(old_and_new, "cite-check", "-", "--fix", input="CR 702.19c")
+def test_fix_refuses_stdin(cite_data_dir):
+    r = run(cite_data_dir, "cite-check", "-", "--fix", input="CR 702.19c")
     assert r.exit_code == 2 and "stdin" in r.output
 
 
@@ -152,15 +132,16 @@ def test_fix_refuses_stdin(old_and_new):
     (lambda p: p.write_text("CR 702.19c"), ["--as-of", "yesterday"], 2, "not a date"),
     (lambda p: None, [], 2, "cannot read"),
 ])
-def test_bad_input_gets_a_clear_message(old_and_new, tmp_path, setup, args, code, message):
+def test_bad_input_gets_a_clear_message(cite_data_dir, tmp_path, setup, args, code, message):
     f = tmp_path / "in.txt"
     setup(f)
-    r = run(old_and_new, "cite-check", str(f), *args)
+    r = run(cite_data_dir, "cite-check", str(f), *args)
     assert r.exit_code == code, r.output
     assert message in r.output and "Traceback" not in r.output
 
 
-def test_where_rules_went_is_remembered_until_the_releases_change(old_and_new, monkeypatch,
+@pytest.mark.slow
+def test_where_rules_went_is_remembered_until_the_releases_change(cite_data_dir, monkeypatch,
                                                                   tmp_path):
     import shutil
 
@@ -168,7 +149,7 @@ def test_where_rules_went_is_remembered_until_the_releases_change(old_and_new, m
     from crsearch.store.datadir import Store
 
     data = tmp_path / "data"
-    shutil.copytree(old_and_new, data)
+    shutil.copytree(cite_data_dir, data)
     store = Store(data)
     first = citecheck.check(store, "rule 502.2", as_of="2003-06-01")
     assert (store.pick().path / "cite-check-cache.json").is_file()
@@ -182,7 +163,7 @@ def test_where_rules_went_is_remembered_until_the_releases_change(old_and_new, m
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
 
-    path = ARCHIVE / "2015-03-27.txt"
+    path = FIXTURES / "mini_cr.txt"
     import_sources([Source(path.name, path.read_bytes())], store, build_index=False, jobs=1)
     with pytest.raises(AssertionError, match="traced again"):
         citecheck.check(store, "rule 502.2", as_of="2003-06-01")

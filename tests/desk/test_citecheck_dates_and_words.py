@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch import Rules
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
 from crsearch.store.datadir import Store
 
@@ -20,9 +19,6 @@ from crsearch.store.datadir import Store
 def cites(result):
     return {c["id"]: c for c in result["citations"]}
 
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
 
 # -- the text's own date ---------------------------------------------------------

@@ -12,17 +12,13 @@ import os
 import stat
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
 
 OLD = "Trample was rule 502.9b; first strike was 502.2 (section 5).\n"
 NEW = "Trample was rule 702.19b; first strike was 702.7 (section 5).\n"
 
-
-def run(data_dir, *args):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args])
 
 
 def fix(data_dir, path):

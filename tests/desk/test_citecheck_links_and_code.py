@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
 
 # 502.9b (trample in 2003) is 702.19b today.
@@ -43,9 +42,6 @@ The end: CR 502.9b.
 # The prose citations, which --fix renumbers: (line, column).
 PROSE = [(1, 17), (3, 18), (4, 11), (7, 75), (18, 26), (21, 13)]
 
-
-def run(data_dir, *args):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args])
 
 
 def test_fix_renumbers_prose_only(cite_data_dir, tmp_path):

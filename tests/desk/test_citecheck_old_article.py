@@ -9,10 +9,7 @@ words around the numbers catch them.
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
-from conftest import ARCHIVE, LATEST
-
-from crsearch.cli.main import cli
+from conftest import ARCHIVE, LATEST, run
 
 ARTICLE = """# Combat and legends, explained
 Updated 10 March 2012
@@ -24,6 +21,9 @@ from a color means the creature can't be blocked by creatures of that color
 (702.15e).
 """
 UNDATED = ARTICLE.split("\n", 2)[2]
+
+#: It imports the 2012-02-01 release.
+pytestmark = pytest.mark.archive
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +41,12 @@ def then_and_now(tmp_path_factory):
 
 
 def check(data_dir, text):
-    r = CliRunner().invoke(cli, ["--data-dir", str(data_dir), "cite-check", "-"], input=text)
+    r = run(data_dir, "cite-check", "-", input=text)
     assert r.exit_code == 1, r.output
     return r.output
 
 
+@pytest.mark.slow
 def test_the_dated_article_is_read_as_of_its_date(then_and_now):
     out = check(then_and_now, ARTICLE)
     for old, new in [("704.5k", "704.5j"), ("702.18b", "702.19b"), ("702.14b", "702.15b"),
@@ -55,6 +56,7 @@ def test_the_dated_article_is_read_as_of_its_date(then_and_now):
             "in the 2012-02-01 rules: 0 ok, 4 moved, 0 mismatched, 0 missing") in out
 
 
+@pytest.mark.slow
 def test_the_undated_article_is_caught_by_its_words(then_and_now):
     out = check(then_and_now, UNDATED)
     assert '704.5k is not what "The legend rule" names: that is 704.5j today' in out

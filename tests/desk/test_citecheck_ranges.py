@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import citecheck
 
 
@@ -42,7 +41,6 @@ def test_fix_keeps_short_ranges_short(text, moves, want):
 def test_cli_fix_writes_a_moved_range_short(cite_pair_dir, tmp_path):
     f = tmp_path / "old.md"
     f.write_text("Stomp: rules 201.2a-c, and rule 104.5a.\n", encoding="utf-8")
-    r = CliRunner().invoke(cli, ["--data-dir", str(cite_pair_dir), "cite-check", str(f),
-                                 "--as-of", "2013-01-01", "--fix"])
+    r = run(cite_pair_dir, "cite-check", str(f), "--as-of", "2013-01-01", "--fix")
     assert r.exit_code == 1, r.output
     assert f.read_text(encoding="utf-8") == "Stomp: rules 201.3a-c, and rule 104.5a.\n"

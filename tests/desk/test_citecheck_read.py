@@ -10,15 +10,10 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-
-from crsearch.cli.main import cli
+from conftest import run
 
 TEXT = "Trample was rule 502.9b.\nToday it is CR 702.19b.\n"
 
-
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
 
 
 def run_process(data_dir, *args, timeout=60):

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+from conftest import run
+
 from crsearch.desk import citecheck
 from crsearch.store.datadir import Store
 
 SENTENCE = "The rules say 702.19 and CR 702.250 apply (see also 702.19c). "
 
 
+@pytest.mark.slow
 def test_a_missing_number_cited_many_times_is_looked_up_once(cite_data_dir, monkeypatch):
     from crsearch.rules import suggest
 
@@ -56,6 +60,7 @@ def test_a_paragraph_is_read_for_rules_words_once(monkeypatch):
     assert Counting.calls == 1
 
 
+@pytest.mark.slow
 def test_a_megabyte_of_missing_citations_is_checked_in_seconds(cite_data_dir):
     text = SENTENCE * (1_000_000 // len(SENTENCE))
     t = time.perf_counter()
@@ -65,16 +70,13 @@ def test_a_megabyte_of_missing_citations_is_checked_in_seconds(cite_data_dir):
     assert took < 60, took  # was about 0.1 s for each of the 14,000 missing ones
 
 
+@pytest.mark.slow
 def test_json_of_a_long_text_is_written_in_pieces_and_reads_the_same(cite_data_dir, tmp_path):
     import json
 
-    from click.testing import CliRunner
-
-    from crsearch.cli.main import cli
-
     f = tmp_path / "long.md"
     f.write_text(SENTENCE * 1500 + "Link: https://cr.example/?rule=702.19c\n", encoding="utf-8")
-    r = CliRunner().invoke(cli, ["--data-dir", str(cite_data_dir), "cite-check", str(f), "--json"])
+    r = run(cite_data_dir, "cite-check", str(f), "--json")
     assert r.exit_code == 1
     data = json.loads(r.output)
     assert len(data["citations"]) == 4501 and data["citations"][-1]["status"] == "skipped"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
-from crsearch.cli.main import cli
 from crsearch.desk import explain
 
 SEED = ("Whenever you cast a creature spell, you may put a quest counter on this enchantment. "
@@ -116,12 +115,13 @@ def test_ability_words_only_before_their_dash(table):
     assert "207.2c" not in ids_of("It has no domain here.", table)
 
 
-def test_terms_come_from_the_release_not_a_fixed_list(tmp_path_factory):
-    from pathlib import Path
+@pytest.mark.archive
+def test_terms_come_from_the_release_not_a_fixed_list():
+    from conftest import ARCHIVE
 
     from crsearch.ingest.pipeline import release_from_bytes
 
-    old = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive" / "2003-03-15.txt"
+    old = ARCHIVE / "2003-03-15.txt"
     table_2003 = explain.build(release_from_bytes(old.read_bytes(), old.name))
     # Ward was added in 2021: the 2003 rules do not know it.
     assert "702.21" not in [t["id"] for t in explain.find("Ward {2}", table_2003)]
@@ -137,10 +137,7 @@ def test_lemma_gives_one_key_per_word(word, key):
 
 # -- CLI --------------------------------------------------------------------
 
-def run(data_dir, *args, input=None):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], input=input)
-
-
+@pytest.mark.slow
 def test_json_contract(latest_data_dir):
     r = run(latest_data_dir, "explain", SEED, "--json")
     assert r.exit_code == 0, r.output

@@ -20,6 +20,7 @@ def site_dir(tmp_path_factory, latest_release):
     return out
 
 
+@pytest.mark.slow
 def test_the_site_has_the_page_and_its_data(site_dir, latest_release):
     from bs4 import BeautifulSoup
 
@@ -42,6 +43,7 @@ def bench_texts() -> list[str]:
     return [c["text"] for _, path in FILES for c in load_cards(path)]
 
 
+@pytest.mark.slow
 def test_the_page_finds_what_the_cli_finds_offline(site_dir, latest_release, browser):
     table = explain.build(latest_release)
     texts = bench_texts()

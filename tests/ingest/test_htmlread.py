@@ -17,6 +17,7 @@ from crsearch.ingest.sources import read_from
 from crsearch.site import build as site
 
 
+@pytest.mark.slow
 def test_round_trip_of_the_2026_08_07_site_is_exact(latest_site, latest_release):
     back = release_from_site(latest_site)
     assert back.counts() == latest_release.counts()
@@ -24,6 +25,7 @@ def test_round_trip_of_the_2026_08_07_site_is_exact(latest_site, latest_release)
     assert back.to_dict() == latest_release.to_dict()
 
 
+@pytest.mark.slow
 def test_round_trip_of_the_synthetic_release_is_exact(tmp_path, mini_release):
     site.build(mini_release, tmp_path / "s", search=False)
     back = release_from_site(tmp_path / "s")
@@ -33,6 +35,7 @@ def test_round_trip_of_the_synthetic_release_is_exact(tmp_path, mini_release):
     assert [x.missing for x in rule.references] == [["999.9"]]
 
 
+@pytest.mark.slow
 def test_a_built_site_is_a_site_source_for_update(tmp_path, mini_release, mini_data_dir):
     from crsearch.ingest.pipeline import import_sources
     from crsearch.store.datadir import Store

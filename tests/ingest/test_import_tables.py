@@ -3,6 +3,8 @@ does not know, through the data folder's lineage (``pipeline.via``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from crsearch.ingest.pipeline import via
 from crsearch.rules.model import Chapter, Release, Rule
 from crsearch.search import tables
@@ -24,6 +26,7 @@ def later(release: Release, date: str, moved: str, to: str) -> Release:
                    rules=rules, glossary=release.glossary)
 
 
+@pytest.mark.slow
 def test_a_release_after_the_map_is_reached_through_the_data_folder(latest_data_dir, latest_release):
     store = Store(latest_data_dir)
     future = later(latest_release, "2026-11-13", "723", "799")

@@ -114,6 +114,8 @@ def test_every_nonblank_line_lands_in_the_model(mini_bytes, mini_release):
     assert_nothing_lost(mini_bytes, mini_release)
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 @pytest.mark.parametrize("name", ["2003-03-15.txt", "2009-07-11.txt", "2013-02-01.txt",
                                   "2016-08-26.txt", "2022-11-18.txt", "2026-08-07.txt"])
 def test_every_nonblank_line_of_real_releases_lands_in_the_model(name):
@@ -172,10 +174,14 @@ def parsed_archive():
     return {p.name: parse_bytes(p.read_bytes(), p.name) for p in archive_files()}
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_archive_has_all_114_releases(parsed_archive):
     assert len(parsed_archive) == 114
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_every_archived_release_parses_cleanly(parsed_archive):
     problems = []
     for name, r in parsed_archive.items():
@@ -193,6 +199,8 @@ def test_every_archived_release_parses_cleanly(parsed_archive):
     assert problems == []
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_only_the_truncated_archive_release_is_incomplete(parsed_archive):
     incomplete = [n for n, r in parsed_archive.items() if not r.complete]
     assert incomplete == ["2013-02-01.txt"]
@@ -200,11 +208,15 @@ def test_only_the_truncated_archive_release_is_incomplete(parsed_archive):
     assert r.glossary[-1].term == "Attack Multiple Players"
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_effective_dates_are_unique_across_the_archive(parsed_archive):
     dates = [r.effective_date for r in parsed_archive.values()]
     assert len(set(dates)) == 114
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_the_2026_typos_are_reported(parsed_archive):
     r = parsed_archive["2026-08-07.txt"]
     found = {(a.kind, a.text.split()[0]) for a in r.anomalies}
@@ -212,11 +224,15 @@ def test_the_2026_typos_are_reported(parsed_archive):
     assert ("rule-without-period", "606.5") in found
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_every_archived_encoding_is_seen(parsed_archive):
     encodings = {r.source.encoding for r in parsed_archive.values()}
     assert {"utf-8", "utf-8-sig", "cp1252", "utf-16", "mac_roman"} <= encodings
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_utf16_big_endian_release_decodes(parsed_archive, mini_bytes):
     # 2022-11-18 (and 2013-04-29) are archived as UTF-16 with a big-endian BOM.
     data = (LATEST.parent / "2022-11-18.txt").read_bytes()
@@ -238,6 +254,8 @@ GLUED = ["Ability", "Ante", "Archenemy", "Draw", "Exile", "Face Down", "Face Up"
          "Graveyard", "Hand", "Library", "Loyalty"]
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_glossary_terms_glued_to_their_first_sense_are_split(parsed_archive):
     # 2021-06-09.txt prints "Ability1. Text on an object...", "Face Down1. ..."
     r = parsed_archive["2021-06-09.txt"]
@@ -256,6 +274,8 @@ def test_glossary_terms_glued_to_their_first_sense_are_split(parsed_archive):
     assert all(a.line > 0 and "1." in a.message for a in glued)
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_no_other_release_has_a_glued_glossary_term(parsed_archive):
     glued = {n for n, r in parsed_archive.items()
              if any(a.kind == "glued-glossary-term" for a in r.anomalies)}

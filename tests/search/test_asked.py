@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from conftest import ARCHIVE
 
 from crsearch.search import asked, fusion
 from crsearch.search.asked import Memory
@@ -65,13 +66,14 @@ def test_an_id_holds_only_where_its_text_says_the_same():
     assert not asked.holds("999.1", [], texts)
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_renumbered_releases_keep_their_questions_under_their_numbers(latest_release):
     from crsearch.ingest.pipeline import release_from_bytes
     from crsearch.search import tables
     from crsearch.search.build import documents
 
-    archive = Path(__file__).resolve().parents[3] / "shared" / "cr" / "archive"
-    old = release_from_bytes((archive / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
+    old = release_from_bytes((ARCHIVE / "2010-02-01.txt").read_bytes(), "2010-02-01.txt")
     entries = asked.load()
     now = tables.asked(tables.Carry("2026-08-07", asked.doc_texts(documents(latest_release))))
     then = tables.asked(tables.Carry("2010-02-01", asked.doc_texts(documents(old))))
@@ -110,11 +112,8 @@ def test_the_fusion_rows_carry_the_questions_asked_before():
     assert other["asked"] == other["asked_best"] == 0.0
 
 
-def test_an_index_stores_them_and_a_question_uses_them(indexed_data_dir):
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    engine = Engine(Store(indexed_data_dir).pick("2026-08-07").index_dir)
+@pytest.mark.slow
+def test_an_index_stores_them_and_a_question_uses_them(engine):
     question = ("Ghave gets bounced with Unsummon. Do the +1/+1 counters make it die "
                 "as a 0/0 instead of going back to my hand?")
     result = engine.search(question, 5, features=True)
@@ -147,6 +146,7 @@ def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, 
     assert asked.load() == [good, good]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [5, "x", [3], [{"question": "q"}],
                                  [{"question": "q", "ids": None, "source": "s"}],
                                  [{"question": "q", "ids": ["zzz"], "source": "s"}],

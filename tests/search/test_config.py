@@ -46,14 +46,14 @@ def test_no_stage_keeps_a_number_of_its_own(module):
     assert not numbers
 
 
-def test_other_bm25_parameters_are_answered_by_whoosh(indexed_data_dir):
+@pytest.mark.slow
+def test_other_bm25_parameters_are_answered_by_whoosh(engine):
     """The fast files hold the shipped BM25F scores: another config's go to Whoosh."""
     from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
 
-    index_dir = Store(indexed_data_dir).pick().index_dir
+    index_dir = engine.index_dir
     query = "can a tapped creature block"
-    shipped = Engine(index_dir).search(query, 10)
+    shipped = engine.search(query, 10)
     other = Engine(index_dir, config=DEFAULT.but(bm25_b=0.3)).search(query, 10)
     assert (shipped.backend, other.backend) == ("fast", "whoosh")
     assert len(other.results) == 10

@@ -84,12 +84,10 @@ def test_scores_follow_the_weights():
     assert got["100.2"] > got["100.1"]
 
 
-def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir):
+def test_a_long_question_is_ranked_by_the_learned_weights(engine):
     from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
 
     question = "my opponent bounced my creature, do the +1/+1 counters stay?"
-    engine = Engine(Store(indexed_data_dir).pick().index_dir)
     learned = engine.search(question, 10, features=True)
     assert "learned weights" in learned.understood["semantic"]
     rows = learned.features
@@ -111,11 +109,7 @@ def test_a_long_question_is_ranked_by_the_learned_weights(indexed_data_dir):
     assert hand.features == rows  # the same evidence, weighed otherwise
 
 
-def test_a_short_query_keeps_the_hand_set_ranking(indexed_data_dir):
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    engine = Engine(Store(indexed_data_dir).pick().index_dir)
+def test_a_short_query_keeps_the_hand_set_ranking(engine):
     result = engine.search("deathtouch trample", 5, features=True)
     assert result.features == {} and result.understood["semantic"] == "not used"
 
@@ -126,6 +120,7 @@ def _learning_tool():
     return learn_fusion
 
 
+@pytest.mark.slow
 def test_the_learning_tool_searches_no_held_out_question():
     """tools/learn_fusion.py with a stand-in engine: every question it
     searches is a development one, and it writes the weights it learned."""
@@ -179,6 +174,7 @@ def test_the_shipped_weights_are_written_as_the_tool_writes_them():
     assert w.trained_on == learn_fusion.trained_on(parts, 1.0)
 
 
+@pytest.mark.slow
 def test_the_shipped_weights_are_what_the_tool_learns(indexed_data_dir):
     """data/fusion.json is current: tools/learn_fusion.py learns it again,
     byte for byte, from today's development questions (about a minute; with

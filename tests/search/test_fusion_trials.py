@@ -77,6 +77,7 @@ def test_the_columns_of_each_trial(trials):
     assert wider["dev"][1]["ids"] == []
 
 
+@pytest.mark.slow
 def test_the_cross_validation_learns_from_the_other_parts(trials):
     # The right candidate is the one with the higher similarity in every part:
     # either loss learns that from the other parts and ranks it first.

@@ -11,18 +11,11 @@ from hypothesis import strategies as st
 from crsearch.errors import BadInput, CRSearchError, NotFound
 
 
-@pytest.fixture(scope="module")
-def engine(indexed_data_dir):
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    return Engine(Store(indexed_data_dir).pick().index_dir)
-
-
 def ids(engine, query, limit=10):
     return [h.id for h in engine.search(query, limit).results]
 
 
+@pytest.mark.slow
 def test_build_index_creates_the_folder_and_terms(mini_release, tmp_path):
     from crsearch.search.backends import open_index
     from crsearch.search.build import build_index
@@ -193,6 +186,7 @@ def test_limit_must_be_positive(engine):
         engine.search("trample", 0)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120)
        | st.sampled_from(['"', "(", "AND", "OR NOT", '"trample', "702.", "§", "section:",
@@ -223,6 +217,7 @@ FAST_QUERIES = ["trample", "deathtouch trample", "702.19c", "CR 510.1c-d", "leth
                 "as the combat damage step begins, the only creatures that assign"]
 
 
+@pytest.mark.slow
 def test_the_fast_path_answers_common_queries_like_whoosh(engine):
     from crsearch.search.engine import Engine
 
@@ -252,6 +247,7 @@ def test_negations_and_synonyms_widen_a_question(engine):
     assert "104.3" in ids(engine, "when does a player lose the game", 5)
 
 
+@pytest.mark.slow
 def test_whoosh_loads_without_urllib_request_and_leaves_the_real_one_importable():
     import subprocess
     import sys
@@ -315,6 +311,7 @@ def test_a_judges_topic_brings_the_rule_the_words_miss(engine):
     assert "603.10a" not in [h.id for h in without.search(question, 3, asked_skip=pages).results]
 
 
+@pytest.mark.slow
 def test_a_card_judges_know_brings_its_rules(engine):
     from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
@@ -349,6 +346,7 @@ def test_topics_only_name_rules_of_the_release_searched(engine):
         ("counters bounce", ("122.2",))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["garbage", "stale", "missing"])
 def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
     import shutil
@@ -395,6 +393,7 @@ def test_a_ready_table_damaged_after_its_check_loses_hints_not_the_search(engine
     assert got.results and not any("topic" in h.why or "card" in h.why for h in got.results)
 
 
+@pytest.mark.slow
 def test_the_ready_tables_are_read_a_letter_at_a_time(engine):
     from crsearch.search.engine import Engine
 
@@ -468,6 +467,7 @@ def _copy_index(engine, tmp_path):
 QUESTION = "my opponent bounced my creature, do the +1/+1 counters stay?"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["missing", "corrupt", "truncated", "other-model", "older-format"])
 def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path, damage):
     from crsearch.search import semantic as embed
@@ -499,6 +499,7 @@ def test_without_usable_embeddings_questions_fall_back_to_words(engine, tmp_path
     assert [h.id for h in result.results] == [h.id for h in lexical.results]
 
 
+@pytest.mark.slow
 def test_a_model_file_with_the_wrong_hash_builds_no_embeddings(tmp_path, monkeypatch, mini_release):
     from crsearch.search import semantic as embed
     from crsearch.search.build import build_index
@@ -563,6 +564,7 @@ def test_the_engine_cache_keeps_one_engine_per_config(indexed_data_dir):
     assert engine_for(stored, DEFAULT) is shipped
 
 
+@pytest.mark.slow
 def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):
     # Only Whoosh's Porter stemmer (2 ms) is loaded, for words the release never uses.
     import subprocess

@@ -65,6 +65,7 @@ def _damage(path: Path, how: str) -> None:
         path.symlink_to("/dev/zero")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how, said", [("not UTF-8", "is not UTF-8 text"),
                                        ("a FIFO", "is a FIFO, not a regular file"),
                                        ("a device", "is a character device, not a regular file"),
@@ -83,6 +84,7 @@ def test_a_damaged_shipped_table_blames_the_installation(tmp_path, indexed, name
     assert "crsearch repair" not in r.stderr
 
 
+@pytest.mark.slow
 def test_the_shipped_tables_read_as_before(tmp_path, indexed):
     shipped = tmp_path / "shipped"
     shutil.copytree(data_dir(), shipped)

@@ -124,6 +124,7 @@ def test_correct_replaces_only_unknown_words():
     assert correct(parse("trample creature"), vocab, set()) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_parse_never_raises_anything_but_bad_input(text):
@@ -135,6 +136,7 @@ def test_parse_never_raises_anything_but_bad_input(text):
         assert q.words or q.ids or q.filters or q.bad_number
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200))
 def test_undecodable_bytes_parse_to_clean_text(data):

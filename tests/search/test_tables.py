@@ -106,6 +106,7 @@ def release_texts(date: str) -> dict[str, str]:
     return doc_texts(documents(release_from_bytes(path.read_bytes(), path.name)))
 
 
+@pytest.mark.slow
 def test_in_the_tables_own_release_every_id_stays(latest_texts):
     carry = Carry("2026-08-07", latest_texts)
     ids = {i for v in tables.table_ids().values() for i in v}
@@ -125,6 +126,8 @@ def mindslaver(carry: Carry) -> tuple[str, ...]:
     return topic.rules
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_older_releases_get_their_own_numbers():
     new, old = release_texts("2026-01-16"), release_texts("2023-04-14")
     jan, apr = Carry("2026-01-16", new), Carry("2023-04-14", old)

@@ -13,6 +13,7 @@ import os
 from collections import Counter
 
 import pytest
+from conftest import run
 
 from crsearch.rules.text import words
 from crsearch.search import tables
@@ -21,7 +22,7 @@ from crsearch.search.build import documents
 from crsearch.store.datadir import Store
 from crsearch.store.lineage import Lineage
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.slow, pytest.mark.archive, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")
@@ -112,11 +113,7 @@ def test_a_topic_query_finds_the_releases_own_rule(indexed_old, release, first):
     2023-04-14 and 722.1 in 2026-01-16 (723.1 in the tables' numbering)."""
     import json
 
-    from click.testing import CliRunner
-
-    from crsearch.cli.main import cli
-
-    r = CliRunner().invoke(cli, ["--data-dir", str(indexed_old), "--release", release, "search",
-                                 "mindslaver control another player turn", "--json"])
+    r = run(indexed_old, "--release", release, "search", "mindslaver control another player turn",
+            "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["results"][0]["id"] == first

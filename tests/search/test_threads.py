@@ -57,6 +57,7 @@ def answer(engine, query: str) -> Any:
             result.backend, result.features)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fast", [True, False], ids=["fast-files", "whoosh-only"])
 def test_eight_threads_get_the_answers_of_one(indexed_data_dir, fast):
     from crsearch.search.engine import Engine

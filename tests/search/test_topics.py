@@ -107,6 +107,7 @@ def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question():
     assert matching("Can I sacrifice a creature?", stem, (topic,)) == []
 
 
+@pytest.mark.slow
 def test_cues_kept_ready_match_like_cues_stemmed_again():
     from crsearch.search.topics import Cues
 

@@ -85,13 +85,8 @@ def test_a_missing_rule_says_so(page, base_url):
     assert "no subrule 702.99z" in page.locator("#results").inner_text()
 
 
-def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
+def test_site_ranks_like_the_cli(page, base_url, lexical):
     """One search brain: the site's top five are the CLI's top five."""
-    from crsearch.search.config import DEFAULT
-    from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
-
-    engine = Engine(Store(indexed_data_dir).pick().index_dir, config=DEFAULT.but(embeddings=False))
     for query in ["trample", "deathtouch trample", "hexproof from", "ETB tapped",
                   "can a creature with defender attack", "kind:rule state-based actions",
                   "\"first strike\"", "who chooses first when players make choices at the same time",
@@ -106,7 +101,7 @@ def test_site_ranks_like_the_cli(page, base_url, indexed_data_dir):
                   # A story naming keywords in passing: evidence, not first places.
                   "I cast a creature spell and my opponent counters it, then I "
                   "sacrifice a land in response, do I get my mana back?"]:
-        cli = [h.id for h in engine.search(query, 5).results]
+        cli = [h.id for h in lexical.search(query, 5).results]
         assert search(page, base_url, query)[:5] == cli, query
 
 
@@ -125,13 +120,12 @@ def test_the_page_ranks_with_the_ranking_module(page, base_url):
 
 
 @pytest.fixture(scope="module")
-def lexical(indexed_data_dir):
+def lexical(engine):
     """The CLI's engine with its embeddings off: what the site mirrors."""
     from crsearch.search.config import DEFAULT
     from crsearch.search.engine import Engine
-    from crsearch.store.datadir import Store
 
-    return Engine(Store(indexed_data_dir).pick().index_dir, config=DEFAULT.but(embeddings=False))
+    return Engine(engine.index_dir, config=DEFAULT.but(embeddings=False))
 
 
 @pytest.mark.parametrize(("query", "check"), [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.errors import BadInput
 from crsearch.rules.model import Chapter, GlossaryEntry, Release, Rule, Section
@@ -236,6 +236,7 @@ def test_glossary_see_term_links_to_that_entry(pages, urls):
 
 # -- building -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_same_release_gives_a_byte_identical_site(tmp_path, mini_release, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     a, b = tmp_path / "a", tmp_path / "b"
@@ -257,6 +258,7 @@ def test_latest_site_rebuild_is_byte_identical(tmp_path, latest_release, latest_
     assert all((latest_site / f).read_bytes() == (again / f).read_bytes() for f in files)
 
 
+@pytest.mark.slow
 def test_dangling_references_are_counted_shown_and_fail_strict(tmp_path, mini_release):
     warnings: list[str] = []
     result = site.build(mini_release, tmp_path / "out", search=False, warn=warnings.append)
@@ -269,6 +271,7 @@ def test_dangling_references_are_counted_shown_and_fail_strict(tmp_path, mini_re
     assert not (tmp_path / "strict").exists()
 
 
+@pytest.mark.slow
 def test_rebuild_replaces_an_old_site_and_builds_beside_foreign_files(tmp_path, mini_release):
     out = tmp_path / "out"
     site.build(mini_release, out)
@@ -289,6 +292,7 @@ def test_rebuild_replaces_an_old_site_and_builds_beside_foreign_files(tmp_path, 
     assert (foreign / "index.html").read_text() == "changed"
 
 
+@pytest.mark.slow
 def test_text_is_escaped_not_interpreted(tmp_path):
     rel = Release(effective_date="2030-01-02", title="Comprehensive Rules",
                   sections=[Section("1", "Odd <b>Things</b>")],
@@ -305,21 +309,14 @@ def test_text_is_escaped_not_interpreted(tmp_path):
 
 # -- the command line -----------------------------------------------------------------------
 
-def _run(*args: str, data_dir: Path | None = None):
-    from crsearch.cli.main import cli
-
-    env = {"CRSEARCH_DATA": str(data_dir)} if data_dir else {}
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
+@pytest.mark.slow
 def test_cli_site_build_writes_a_site(tmp_path, mini_data_dir):
     out = tmp_path / "public"
-    r = _run("site", "build", str(out), "--no-search", data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(out), "--no-search")
     assert r.exit_code == 0, r.output
     assert "Built" in r.output and "2 dangling" in r.output
     assert (out / "index.html").is_file() and (out / "100.html").is_file()
-    r = _run("site", "build", str(tmp_path / "strict"), "--strict", "--no-search",
-             data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(tmp_path / "strict"), "--strict", "--no-search")
     assert r.exit_code == 2 and r.output.count("\n") <= 3, r.output
     assert "Traceback" not in r.output
 
@@ -327,19 +324,19 @@ def test_cli_site_build_writes_a_site(tmp_path, mini_data_dir):
 def test_cli_site_build_refuses_bad_output_with_one_line(tmp_path, mini_data_dir):
     f = tmp_path / "file.txt"
     f.write_text("x")
-    r = _run("site", "build", str(f), data_dir=mini_data_dir)
+    r = run(mini_data_dir, "site", "build", str(f))
     assert r.exit_code == 2
     assert r.output.strip() == f"Error: {f} exists and is not a folder"
 
 
 def test_cli_site_build_without_releases_says_so(tmp_path):
-    r = _run("site", "build", str(tmp_path / "out"), data_dir=tmp_path / "empty")
+    r = run(tmp_path / "empty", "site", "build", str(tmp_path / "out"))
     assert r.exit_code == 3 and "no releases imported" in r.output
     assert r.output.count("\n") == 1
 
 
 def test_cli_site_serve_needs_a_built_site(tmp_path):
-    r = _run("site", "serve", str(tmp_path))
+    r = run(None, "site", "serve", str(tmp_path))
     assert r.exit_code == 2 and "no built site" in r.output
 
 

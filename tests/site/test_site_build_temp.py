@@ -12,11 +12,13 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 from crsearch.search.schema import INDEX_NAME
 
 
+@pytest.mark.slow
 def test_parallel_builds_share_no_temp_file_and_follow_no_planted_symlink(tmp_path,
                                                                            mini_data_dir):
     tmpdir = tmp_path / "tmp"

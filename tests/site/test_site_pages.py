@@ -13,11 +13,12 @@ import hashlib
 import json
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from click.testing import CliRunner
+from conftest import run
 
 from crsearch.site import build as site
 from crsearch.site import offline as site_offline
@@ -76,6 +77,7 @@ def all_site(tmp_path_factory, trio) -> Path:
 
 # -- rule pages -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_rule_of_the_latest_release_has_its_own_page(all_site, trio):
     latest = trio[2]
     for r in latest.rules:
@@ -210,6 +212,7 @@ def test_rule_pages_show_their_history_following_renumbering(all_site):
     assert soup_of(all_site / "100.2.html").select_one(".rule-context a[href='#history']")
 
 
+@pytest.mark.slow
 def test_all_build_is_byte_identical(tmp_path, trio, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     a, b = tmp_path / "a", tmp_path / "b"
@@ -222,23 +225,18 @@ def test_all_build_is_byte_identical(tmp_path, trio, monkeypatch):
 
 # -- JSON API ---------------------------------------------------------------------
 
-def _cli(*args: str, data_dir: Path):
-    from crsearch.cli.main import cli
-
-    return CliRunner().invoke(cli, list(args), env={"CRSEARCH_DATA": str(data_dir)})
-
-
 @pytest.fixture(scope="module")
 def real_cli_site(tmp_path_factory, latest_data_dir) -> Path:
     out = tmp_path_factory.mktemp("cli-site") / "site"
-    r = _cli("site", "build", str(out), "--no-search", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "site", "build", str(out), "--no-search")
     assert r.exit_code == 0, r.output
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("id", ["702.19c", "702.19", "601.2b", "100.1", "119.1d", "510.1c"])
 def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
-    r = _cli("rule", id, "--no-children", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "rule", id, "--no-children", "--json")
     assert r.exit_code == 0, r.output
     expected = json.loads(r.output)[0]
     got = json.loads((real_cli_site / "api" / "2026-08-07" / "rules" / f"{id}.json").read_text())
@@ -246,16 +244,17 @@ def test_api_rule_equals_the_cli_json(real_cli_site, latest_data_dir, id):
     assert list(got) == ["id", "kind", "title", "text", "examples", "references", "cited_by", "release"]
 
 
+@pytest.mark.slow
 def test_api_chapter_glossary_and_index_equal_the_cli(real_cli_site, latest_data_dir):
     api = real_cli_site / "api"
-    r = _cli("rule", "702", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "rule", "702", "--json")
     assert json.loads((api / "2026-08-07" / "chapters" / "702.json").read_text()) == json.loads(r.output)
     glossary = json.loads((api / "2026-08-07" / "glossary.json").read_text())
-    r = _cli("define", "trample", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "define", "trample", "--json")
     assert json.loads(r.output) in glossary
     index = json.loads((api / "releases.json").read_text())
     assert [row["effective_date"] for row in index] == ["2026-08-07"]
-    r = _cli("releases", "--json", data_dir=latest_data_dir)
+    r = run(latest_data_dir, "releases", "--json")
     cli_row = next(x for x in json.loads(r.output) if x["effective_date"] == "2026-08-07")
     assert {k: v for k, v in cli_row.items() if k != "dir"} == {
         k: v for k, v in index[0].items() if k not in ("api", "site")}
@@ -394,6 +393,7 @@ def test_the_shell_is_every_file_but_pages_rule_pages_and_data():
         "702.html", "search/meta.0123456789.js", "explain-terms.js"]
 
 
+@pytest.mark.slow
 def test_a_rebuild_changes_only_the_bundles_of_changed_files(tmp_path, trio):
     v1, v2, _ = trio
     a, b = tmp_path / "a", tmp_path / "b"
@@ -450,6 +450,7 @@ def test_png_icon_decodes_to_its_size():
 
 # -- command line -----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
@@ -461,11 +462,11 @@ def test_cli_site_build_all_builds_every_stored_release(tmp_path, trio):
     results = import_sources(sources, Store(tmp_path / "data"), build_index=False)
     assert all(r.error is None for r in results)
     out = tmp_path / "out"
-    r = _cli("site", "build", str(out), "--all", "--no-search", data_dir=tmp_path / "data")
+    r = run(tmp_path / "data", "site", "build", str(out), "--all", "--no-search")
     assert r.exit_code == 0, r.output
     assert "2 releases" in r.output and "MB" in r.output
     assert (out / V1 / "index.html").is_file() and (out / "changes.html").is_file()
-    r = _cli("site", "build", str(tmp_path / "none"), "--all", data_dir=tmp_path / "empty")
+    r = run(tmp_path / "empty", "site", "build", str(tmp_path / "none"), "--all")
     assert r.exit_code == 3 and "no releases imported" in r.output and "Traceback" not in r.output
 
 
@@ -476,29 +477,46 @@ def test_build_all_refuses_two_releases_of_one_date(tmp_path, trio):
     assert os.listdir(tmp_path) == []
 
 
+class _LinksAndIds(HTMLParser):
+    """A page's link targets and element ids, read in one pass (no tree)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "id" and value is not None:
+                self.ids.add(value)
+            elif name == "href" and tag == "a" and value is not None:
+                self.hrefs.append(value)
+
+
 def test_rule_pages_have_no_broken_link_or_anchor(latest_site):
     import urllib.parse
 
-    ids: dict[str, set[str]] = {}
+    pages: dict[str, _LinksAndIds] = {}
 
-    def ids_of(name: str) -> set[str]:
-        if name not in ids:
-            ids[name] = {el["id"] for el in soup_of(latest_site / name).find_all(id=True)}
-        return ids[name]
+    def read(name: str) -> _LinksAndIds:
+        if name not in pages:
+            pages[name] = _LinksAndIds()
+            pages[name].feed((latest_site / name).read_text(encoding="utf-8"))
+            pages[name].close()
+        return pages[name]
 
     broken, checked = [], 0
     for path in sorted(latest_site.glob("*.*.html")):
-        s = soup_of(path)
-        for a in s.find_all("a", href=True):
-            parts = urllib.parse.urlsplit(a["href"])
+        for href in read(path.name).hrefs:
+            parts = urllib.parse.urlsplit(href)
             if parts.scheme or parts.netloc:
                 continue
             target = parts.path or path.name
             checked += 1
             if not (latest_site / target).is_file():
-                broken.append((path.name, a["href"]))
-            elif parts.fragment and target.endswith(".html") and parts.fragment not in ids_of(target):
-                broken.append((path.name, a["href"]))
+                broken.append((path.name, href))
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in read(target).ids:
+                broken.append((path.name, href))
     assert broken == []
     assert checked > 50000
 

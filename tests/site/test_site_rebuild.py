@@ -20,10 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, run
 
-from crsearch.cli.main import cli
 from crsearch.site import build as site
 from crsearch.site.publish import WRITTEN
 from crsearch.store.datadir import OWNER
@@ -39,8 +37,8 @@ USER_FILES = {
 
 
 def build(out: Path | str, data_dir: Path, *extra: str):
-    return CliRunner().invoke(cli, ["--data-dir", str(data_dir), "site", "build", str(out),
-                                    "--no-search", *extra])
+    """``crsearch site build OUT --no-search`` from DATA_DIR."""
+    return run(data_dir, "site", "build", str(out), "--no-search", *extra)
 
 
 def plant(folder: Path, files: dict[str, str]) -> None:
@@ -75,6 +73,7 @@ def dead_pid() -> int:
 
 # -- what a rebuild keeps ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_rebuild_keeps_a_git_checkout_cname_and_notes(tmp_path, mini_data_dir):
     out = tmp_path / "public"
     r = build(out, mini_data_dir)
@@ -86,6 +85,7 @@ def test_a_rebuild_keeps_a_git_checkout_cname_and_notes(tmp_path, mini_data_dir)
     assert (out / "index.html").is_file() and (out / "api" / "releases.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_build_beside_foreign_files_keeps_them_and_a_rebuild_too(tmp_path, mini_data_dir):
     out = tmp_path / "gh-pages"
     plant(out, USER_FILES)
@@ -96,6 +96,7 @@ def test_a_build_beside_foreign_files_keeps_them_and_a_rebuild_too(tmp_path, min
         assert (out / "index.html").is_file() and (out / "100.html").is_file()
 
 
+@pytest.mark.slow
 def test_building_into_the_current_folder_keeps_what_is_not_the_sites(tmp_path, mini_data_dir,
                                                                       monkeypatch):
     out = tmp_path / "checkout"
@@ -108,10 +109,11 @@ def test_building_into_the_current_folder_keeps_what_is_not_the_sites(tmp_path, 
         assert (out / "index.html").is_file()
 
 
+@pytest.mark.slow
 def test_a_rebuild_removes_what_the_earlier_build_wrote_and_this_one_does_not(tmp_path,
                                                                             mini_data_dir):
     out = tmp_path / "public"
-    r = CliRunner().invoke(cli, ["--data-dir", str(mini_data_dir), "site", "build", str(out)])
+    r = run(mini_data_dir, "site", "build", str(out))
     assert r.exit_code == 0, r.output
     searched = sorted(p.name for p in (out / "search").iterdir())
     assert searched
@@ -125,6 +127,7 @@ def test_a_rebuild_removes_what_the_earlier_build_wrote_and_this_one_does_not(tm
     assert (out / "search").is_dir()  # a folder a build did not write is left, empty or not
 
 
+@pytest.mark.slow
 def test_a_rebuild_gives_the_same_site_as_a_fresh_build(tmp_path, mini_data_dir, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     fresh, again = tmp_path / "fresh", tmp_path / "again"
@@ -150,6 +153,7 @@ def test_a_marker_file_alone_does_not_make_a_folder_ours(tmp_path, mini_data_dir
     assert tree(out) == {name: text.encode() for name, text in mine.items()}
 
 
+@pytest.mark.slow
 def test_a_page_changed_since_the_build_is_not_overwritten(tmp_path, mini_data_dir):
     out = tmp_path / "public"
     assert build(out, mini_data_dir).exit_code == 0
@@ -170,6 +174,7 @@ def test_a_site_of_foreign_pages_is_not_overwritten(tmp_path, mini_data_dir):
     assert tree(out) == {name: text.encode() for name, text in mine.items()}
 
 
+@pytest.mark.slow
 def test_a_symlink_in_the_site_is_never_written_through(tmp_path, mini_data_dir):
     out, elsewhere = tmp_path / "public", tmp_path / "elsewhere"
     plant(elsewhere, {"index.json": "theirs\n"})
@@ -206,6 +211,7 @@ def _staging(out: Path) -> list[Path]:
     return sorted(p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}-"))
 
 
+@pytest.mark.slow
 def test_a_killed_build_leaves_its_staging_folder_only_until_the_next_build(tmp_path,
                                                                           mini_data_dir):
     out = tmp_path / "public"
@@ -226,6 +232,7 @@ def test_a_killed_build_leaves_its_staging_folder_only_until_the_next_build(tmp_
     assert (out / "index.html").is_file()
 
 
+@pytest.mark.slow
 def test_a_build_removes_no_folder_but_a_dead_builds_staging(tmp_path, mini_data_dir):
     out = tmp_path / "public"
     dead, live, mine = tmp_path / ".public-dead", tmp_path / ".public-live", tmp_path / ".public-mine"

@@ -358,6 +358,7 @@ def test_markup_in_the_text_cannot_end_a_script(mini_bytes, tmp_path):
     assert any(b"<\\/script><script>alert(1)<\\/script>" in d for d in blocks)
 
 
+@pytest.mark.slow
 def test_build_without_search_writes_no_search_data(tmp_path, mini_release):
     site.build(mini_release, tmp_path / "s", search=False)
     assert not (tmp_path / "s" / "search").exists()

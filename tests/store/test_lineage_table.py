@@ -114,6 +114,8 @@ def test_a_link_answers_both_ways_and_knows_which_release_has_a_rule():
     assert link.changed("1.5") and link.changed("1.6") and not link.changed("1.4")
 
 
+@pytest.mark.slow
+@pytest.mark.archive
 def test_import_links_each_release_to_its_neighbours(tmp_path):
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source

@@ -13,6 +13,7 @@ def inside(within):
     return lambda id: id == within or (id.startswith(within) and id[len(within):].isalpha())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chapter", ["119", "601", "702", "704"])
 def test_partial_read_equals_filtering_the_whole_chapter(latest_data_dir, chapter):
     stored = Store(latest_data_dir).pick()

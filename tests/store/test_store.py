@@ -251,6 +251,7 @@ def test_a_reader_follows_the_catalog_when_its_folder_vanishes(tmp_path, mini_re
     assert reader.meta()["effective_date"] == "2031-03-03"
 
 
+@pytest.mark.slow
 def test_index_replacement_is_atomic(tmp_path, mini_release):
     store = Store(tmp_path)
     stored = store.save(mini_release)
