@@ -115,7 +115,55 @@ class Rules:
         for id in ids:
             _check("Rules.rule", ids=(id, (str,)))
         _check("Rules.rule", children=(children, (bool,)))
-        return self.library().lookup(list(ids), children=children)
+        from crsearch.errors import NotFound
+
+        try:
+            return self.library().lookup(list(ids), children=children)
+        except NotFound as e:
+            raise self._numbered_then(list(ids), e) from None
+
+    def _numbered_then(self, specs: list[str], error: Any) -> Any:
+        """``error`` (a rule number that this release does not have), saying
+        where that rule was in this older release when the history knows:
+        ``702.19`` in 2004 was 502.9 (trample)."""
+        from crsearch.errors import BadInput, NotFound
+        from crsearch.rules import numbers
+
+        lib = self.library()
+        try:
+            missing = next(span.start for spec in specs for span in numbers.parse_spec(spec)
+                           if span.start == span.end and not lib.exists(span.start))
+        except (StopIteration, BadInput):
+            return error
+        then = self.number_then(missing)
+        if then is None:
+            return error
+        title = lib.lookup([then], children=False).title_of(then)
+        return NotFound(f"{error}; it was {then} then"
+                        f"{f' ({title})' if title else ''}",
+                        [then, *[s for s in error.suggestions if s != then]])
+
+    def number_then(self, id: str) -> str | None:
+        """The number that the rule numbered ``id`` in a later release had in
+        the selected one (``rules.number_then("702.19")`` is "502.9" in
+        2004), or None: the selected release is the latest, no later release
+        has ``id``, or the rule did not exist yet."""
+        from crsearch.changes.history import rule_history
+        from crsearch.errors import CRSearchError
+
+        _check("Rules.number_then", id=(id, (str,)))
+        date = self.effective_date
+        if not any(r.effective_date > date for r in self.store.releases()):
+            return None
+        try:
+            entries = rule_history(self.store, id)
+        except CRSearchError:
+            return None
+        then = None
+        for entry in entries:
+            if entry.date <= date:
+                then = None if entry.event == "removed" else entry.id
+        return then if then is not None and then != id and self.library().exists(then) else None
 
     def toc(self, id: str | None = None) -> Toc:
         """The table of contents, or the contents of one section, chapter or rule."""
