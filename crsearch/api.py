@@ -212,20 +212,72 @@ class Rules:
         return engine_for(self.stored(), config or DEFAULT).search(query, limit)
 
     def define(self, term: str) -> Definition:
-        """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
+        """The glossary entry for ``term`` (case, plurals, typos and judges'
+        shorthand forgiven: ``lki``, ``sba``, ``etb``, ``cmc``, ``apnap``).
+
+        ``NotFound`` says what ``search`` finds for an unknown term."""
+        from crsearch.errors import NotFound
         from crsearch.rules.glossary import define, see_chain
 
         _check("Rules.define", term=(term, (str,)))
         release = self.release()
-        entry = define(release, term)
+        try:
+            entry = define(release, term, _shorthand)
+        except NotFound as e:
+            raise self._searched(term, e) from None
         return Definition(release.effective_date, see_chain(release, entry))
 
     def keyword(self, name: str) -> Lookup:
-        """A keyword ability or action (701.x, 702.x) with all its subrules."""
-        from crsearch.rules.glossary import keyword_rule
+        """A keyword ability or action (701.x, 702.x) with all its subrules.
+
+        The words after a keyword's name are its parameter ("protection from
+        white": 702.16, ``Lookup.parameter`` "from white"); half a title
+        names its rule ("tap": 701.26 Tap and Untap); a glossary term
+        names the rule it cites ("dies": 700.4).  ``NotFound`` says what
+        ``search`` finds for an unknown name."""
+        from crsearch.errors import NotFound
+        from crsearch.rules.glossary import keyword_match
 
         _check("Rules.keyword", name=(name, (str,)))
-        return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
+        try:
+            rule, parameter = keyword_match(self._keyword_rules(), name)
+        except NotFound as e:
+            cited = self._glossary_rule(name)
+            if cited is None:
+                raise self._searched(name, e) from None
+            return self.library().lookup([cited])
+        found = self.library().lookup([rule.id])
+        found.parameter = parameter
+        return found
+
+    def _glossary_rule(self, term: str) -> str | None:
+        """The first rule the glossary entry for ``term`` cites (exactly
+        named, or by judges' shorthand), or None."""
+        from crsearch.errors import CRSearchError
+        from crsearch.rules.glossary import define
+
+        try:
+            entry = define(self.release(), term, _shorthand)
+        except CRSearchError:
+            return None
+        lib = self.library()
+        return next((t for ref in entry.references for t in ref.targets if lib.exists(t)), None)
+
+    def _searched(self, term: str, error: Any) -> Any:
+        """``error`` saying what ``search`` finds for ``term`` (when the
+        release has a search index and the search finds anything)."""
+        from crsearch.errors import CRSearchError, NotFound
+
+        try:
+            hits = self.search(term, 3).results
+        except CRSearchError:
+            return error
+        if not hits:
+            return error
+        found = ", ".join(f"{h.id.removeprefix('glossary:')} ({h.title})" if h.title and
+                          not h.id.startswith("glossary:") else h.id.removeprefix("glossary:")
+                          for h in hits)
+        return NotFound(f"{error}; `crsearch search` finds {found}", error.suggestions)
 
     def keywords(self) -> Keywords:
         """Every keyword action (701) and ability (702), in order."""
@@ -547,6 +599,14 @@ _Allowed = tuple[Any, ...]
 _DATE: _Allowed = (str, None)
 _CALLBACK: _Allowed = (callable, None)
 _TYPE_NAMES = {str: "str", int: "int", bool: "bool", float: "number", callable: "callable"}
+
+
+def _shorthand(term: str) -> list[str]:
+    """What a judge's shorthand stands for (``vocab.JARGON``, ``vocab.SLANG``):
+    "lki" -> "last known information", "etb" -> "enters the battlefield"."""
+    from crsearch.search.vocab import JARGON, SLANG
+
+    return [x for x in (SLANG.get(term), JARGON.get(term)) if x]
 
 
 def _check(where: str, **args: tuple[Any, _Allowed]) -> None:
