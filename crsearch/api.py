@@ -115,7 +115,55 @@ class Rules:
         for id in ids:
             _check("Rules.rule", ids=(id, (str,)))
         _check("Rules.rule", children=(children, (bool,)))
-        return self.library().lookup(list(ids), children=children)
+        from crsearch.errors import NotFound
+
+        try:
+            return self.library().lookup(list(ids), children=children)
+        except NotFound as e:
+            raise self._numbered_then(list(ids), e) from None
+
+    def _numbered_then(self, specs: list[str], error: Any) -> Any:
+        """``error`` (a rule number that this release does not have), saying
+        where that rule was in this older release when the history knows:
+        ``702.19`` in 2004 was 502.9 (trample)."""
+        from crsearch.errors import BadInput, NotFound
+        from crsearch.rules import numbers
+
+        lib = self.library()
+        try:
+            missing = next(span.start for spec in specs for span in numbers.parse_spec(spec)
+                           if span.start == span.end and not lib.exists(span.start))
+        except (StopIteration, BadInput):
+            return error
+        then = self.number_then(missing)
+        if then is None:
+            return error
+        title = lib.lookup([then], children=False).title_of(then)
+        return NotFound(f"{error}; it was {then} then"
+                        f"{f' ({title})' if title else ''}",
+                        [then, *[s for s in error.suggestions if s != then]])
+
+    def number_then(self, id: str) -> str | None:
+        """The number that the rule numbered ``id`` in a later release had in
+        the selected one (``rules.number_then("702.19")`` is "502.9" in
+        2004), or None: the selected release is the latest, no later release
+        has ``id``, or the rule did not exist yet."""
+        from crsearch.changes.history import rule_history
+        from crsearch.errors import CRSearchError
+
+        _check("Rules.number_then", id=(id, (str,)))
+        date = self.effective_date
+        if not any(r.effective_date > date for r in self.store.releases()):
+            return None
+        try:
+            entries = rule_history(self.store, id)
+        except CRSearchError:
+            return None
+        then = None
+        for entry in entries:
+            if entry.date <= date:
+                then = None if entry.event == "removed" else entry.id
+        return then if then is not None and then != id and self.library().exists(then) else None
 
     def toc(self, id: str | None = None) -> Toc:
         """The table of contents, or the contents of one section, chapter or rule."""
@@ -164,20 +212,72 @@ class Rules:
         return engine_for(self.stored(), config or DEFAULT).search(query, limit)
 
     def define(self, term: str) -> Definition:
-        """The glossary entry for ``term`` (case, plurals and typos forgiven)."""
+        """The glossary entry for ``term`` (case, plurals, typos and judges'
+        shorthand forgiven: ``lki``, ``sba``, ``etb``, ``cmc``, ``apnap``).
+
+        ``NotFound`` says what ``search`` finds for an unknown term."""
+        from crsearch.errors import NotFound
         from crsearch.rules.glossary import define, see_chain
 
         _check("Rules.define", term=(term, (str,)))
         release = self.release()
-        entry = define(release, term)
+        try:
+            entry = define(release, term, _shorthand)
+        except NotFound as e:
+            raise self._searched(term, e) from None
         return Definition(release.effective_date, see_chain(release, entry))
 
     def keyword(self, name: str) -> Lookup:
-        """A keyword ability or action (701.x, 702.x) with all its subrules."""
-        from crsearch.rules.glossary import keyword_rule
+        """A keyword ability or action (701.x, 702.x) with all its subrules.
+
+        The words after a keyword's name are its parameter ("protection from
+        white": 702.16, ``Lookup.parameter`` "from white"); half a title
+        names its rule ("tap": 701.26 Tap and Untap); a glossary term
+        names the rule it cites ("dies": 700.4).  ``NotFound`` says what
+        ``search`` finds for an unknown name."""
+        from crsearch.errors import NotFound
+        from crsearch.rules.glossary import keyword_match
 
         _check("Rules.keyword", name=(name, (str,)))
-        return self.library().lookup([keyword_rule(self._keyword_rules(), name).id])
+        try:
+            rule, parameter = keyword_match(self._keyword_rules(), name)
+        except NotFound as e:
+            cited = self._glossary_rule(name)
+            if cited is None:
+                raise self._searched(name, e) from None
+            return self.library().lookup([cited])
+        found = self.library().lookup([rule.id])
+        found.parameter = parameter
+        return found
+
+    def _glossary_rule(self, term: str) -> str | None:
+        """The first rule the glossary entry for ``term`` cites (exactly
+        named, or by judges' shorthand), or None."""
+        from crsearch.errors import CRSearchError
+        from crsearch.rules.glossary import define
+
+        try:
+            entry = define(self.release(), term, _shorthand)
+        except CRSearchError:
+            return None
+        lib = self.library()
+        return next((t for ref in entry.references for t in ref.targets if lib.exists(t)), None)
+
+    def _searched(self, term: str, error: Any) -> Any:
+        """``error`` saying what ``search`` finds for ``term`` (when the
+        release has a search index and the search finds anything)."""
+        from crsearch.errors import CRSearchError, NotFound
+
+        try:
+            hits = self.search(term, 3).results
+        except CRSearchError:
+            return error
+        if not hits:
+            return error
+        found = ", ".join(f"{h.id.removeprefix('glossary:')} ({h.title})" if h.title and
+                          not h.id.startswith("glossary:") else h.id.removeprefix("glossary:")
+                          for h in hits)
+        return NotFound(f"{error}; `crsearch search` finds {found}", error.suggestions)
 
     def keywords(self) -> Keywords:
         """Every keyword action (701) and ability (702), in order."""
@@ -520,6 +620,14 @@ _Allowed = tuple[Any, ...]
 _DATE: _Allowed = (str, None)
 _CALLBACK: _Allowed = (callable, None)
 _TYPE_NAMES = {str: "str", int: "int", bool: "bool", float: "number", callable: "callable"}
+
+
+def _shorthand(term: str) -> list[str]:
+    """What a judge's shorthand stands for (``vocab.JARGON``, ``vocab.SLANG``):
+    "lki" -> "last known information", "etb" -> "enters the battlefield"."""
+    from crsearch.search.vocab import JARGON, SLANG
+
+    return [x for x in (SLANG.get(term), JARGON.get(term)) if x]
 
 
 def _check(where: str, **args: tuple[Any, _Allowed]) -> None:

@@ -36,6 +36,7 @@ CASES = [
     ("search", ("trample",), {"limit": True}, "limit", "int"),
     ("define", (3,), {}, "term", "str"),
     ("define", (None,), {}, "term", "str"),
+    ("number_then", (702.19,), {}, "id", "str"),
     ("keyword", (["trample"],), {}, "name", "str"),
     ("history", (702.19,), {}, "id", "str"),
     ("pair", (20260807,), {}, "old", "str"),

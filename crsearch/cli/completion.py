@@ -1,4 +1,4 @@
-"""Shell completion of rule numbers, glossary terms and keywords.
+"""Shell completion of rule numbers, glossary terms, keywords and release dates.
 
 Completion runs on every Tab, so it reads small files only: the release's
 ``meta.json`` (every rule id) and ``completion-terms.json`` (glossary terms
@@ -63,6 +63,22 @@ def _safe(fn: Any) -> Any:
 def complete_rule_ids(ctx: Any, incomplete: str) -> list[str]:
     """``shell_complete`` for rule numbers."""
     return rule_ids(_stored(ctx), incomplete)
+
+
+def release_dates(data_dir: Any, incomplete: str) -> list[str]:
+    """The stored releases' effective dates that start with ``incomplete``,
+    newest first (the catalog only: no release is read)."""
+    from crsearch.store.datadir import Store
+
+    dates = [r.effective_date for r in Store(data_dir).releases()]
+    return [d for d in reversed(dates) if d.startswith(incomplete.strip())][:LIMIT]
+
+
+@_safe
+def complete_release_dates(ctx: Any, incomplete: str) -> list[str]:
+    """``shell_complete`` for ``--release``: the stored release dates."""
+    root = ctx.find_root()
+    return release_dates((root.params if root is not None else {}).get("data_dir"), incomplete)
 
 
 @_safe
@@ -132,5 +148,5 @@ def script(cli: Any, shell: str, prog: str = "crsearch") -> str:
     return cls(cli, {}, prog, var).source()
 
 
-__all__ = ["SHELLS", "complete_glossary", "complete_keywords", "complete_rule_ids",
-           "rule_ids", "script", "terms"]
+__all__ = ["SHELLS", "complete_glossary", "complete_keywords", "complete_release_dates",
+           "complete_rule_ids", "release_dates", "rule_ids", "script", "terms"]

@@ -29,7 +29,7 @@ from crsearch.cli.common import (
     styled,
     width,
 )
-from crsearch.cli.completion import complete_rule_ids
+from crsearch.cli.completion import complete_release_dates, complete_rule_ids
 from crsearch.errors import CRSearchError
 from crsearch.rules.safetext import printable
 from crsearch.version import __version__
@@ -65,6 +65,18 @@ class _Group(click.Group):
             module.register(self)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self._command(ctx, cmd_name)
+        if command is not None and ctx.resilient_parsing and "--release" not in _option_names(command):
+            # Shell completion of "crsearch rule 702.19 --release <Tab>": the
+            # command gets a hidden --release that offers the stored dates.
+            import copy
+
+            command = copy.copy(command)
+            command.params = [*command.params, click.Option(
+                ["--release"], hidden=True, shell_complete=complete_release_dates)]
+        return command
+
+    def _command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in _FAST:
             import importlib
 
@@ -92,7 +104,7 @@ class _Group(click.Group):
             i += 2 if args[i] in _GLOBAL_OPTIONS else 1
         if i >= len(args) or args[i] == "--":
             return args
-        command = self.get_command(ctx, args[i])
+        command = self._command(ctx, args[i])
         if command is None:
             return args
         own = _option_names(command)
@@ -183,7 +195,7 @@ def _which_release(ctx: click.Context) -> str:
              invoke_without_command=True)
 @click.option("--data-dir", type=click.Path(file_okay=False), envvar="CRSEARCH_DATA",
               help="Where imported releases live (default: your user data folder).")
-@click.option("--release", "release", metavar="DATE",
+@click.option("--release", "release", metavar="DATE", shell_complete=complete_release_dates,
               help="Use the release in effect on DATE (YYYY-MM-DD); default: the latest.")
 @click.version_option(__version__, prog_name="crsearch")
 @click.pass_context

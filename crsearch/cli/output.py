@@ -53,6 +53,15 @@ def footer(release: str) -> str:
     return _dim(f"Comprehensive Rules effective {release}")
 
 
+def render_keyword(found: Lookup, width: int | None = None) -> str:
+    """A keyword's rules, below the parameter typed after its name, if any
+    ("protection from white": "parameter: from white")."""
+    text = render_lookup(found, width)
+    if not found.parameter:
+        return text
+    return f"{click.style('parameter:', bold=True)} {found.parameter}\n\n{text}"
+
+
 def render_lookup(found: Lookup, width: int | None = None) -> str:
     """The rules of a lookup as a reader would want them on a terminal.
 

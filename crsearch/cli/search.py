@@ -78,6 +78,7 @@ def define(ctx: click.Context, term: tuple[str, ...], as_json: bool) -> None:
     Example:
         crsearch define lethal damage
         crsearch define apnap
+        crsearch define lki
         crsearch define "last known information" --json
     """
     read_only()
@@ -102,6 +103,7 @@ def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:
     Example:
         crsearch keyword trample
         crsearch keyword "first strike"
+        crsearch keyword "protection from white"
         crsearch keyword scry --json
     """
     read_only()
@@ -109,9 +111,9 @@ def keyword(ctx: click.Context, name: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         emit_json(found.to_dict())
     else:
-        from crsearch.cli.output import render_lookup
+        from crsearch.cli.output import render_keyword
 
-        emit(render_lookup(found, width()))
+        emit(render_keyword(found, width()))
 
 
 @click.command()

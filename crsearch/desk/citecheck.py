@@ -453,7 +453,7 @@ def find(text: str) -> list[Citation]:
                     m = marks[k]
                     k += 1
                     tok = m.group()
-                    if tok == id or id.endswith(tok) or (tok[0].isdigit() and _same(tok, id)):
+                    if tok == id or id.endswith(tok) or (tok[0] in "0123456789R" and _same(tok, id)):
                         ids.append((id, start + m.start(), start + m.end()))
                         break
         for id, a, b in ids:
@@ -488,7 +488,10 @@ def find(text: str) -> list[Citation]:
     return out
 
 
-_MARK = re.compile(r"[0-9]+(?:\.[0-9]+)?[a-z]*|(?<![\w.])[a-z](?![\w])")
+# A printed number, in the forms ``numbers.find_references`` reads: "702.19c",
+# "702.19.c", "702,19c" and Yawgatog's "R70219c"; or a lone letter ("601.2f-h").
+_MARK = re.compile(r"R[1-9][0-9]{3,6}[a-z]{0,2}|[0-9]+(?:\.[0-9]+(?:\.(?=[a-z]))?|,[1-9][0-9]?(?=[a-z]))?[a-z]*"
+                   r"|(?<![\w.])[a-z](?![\w])")
 
 
 def _same(tok: str, id: str) -> bool:

@@ -14,7 +14,7 @@ from crsearch.rules.suggest import did_you_mean, ranked
 from crsearch.rules.text import norm_title
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from crsearch.rules.model import GlossaryEntry, Release, Rule
 
@@ -41,9 +41,12 @@ def title_variants(typed: str) -> list[str]:
     return out
 
 
-def define(release: Release, term: str) -> GlossaryEntry:
+def define(release: Release, term: str,
+           expand: Callable[[str], Sequence[str]] | None = None) -> GlossaryEntry:
     """The glossary entry for ``term`` (forgiving case, plural, typos).
 
+    ``expand`` gives what a judge's shorthand stands for ("lki" -> "last
+    known information"): tried after the term as typed, before typos.
     Raises ``BadInput`` for an empty term and ``NotFound`` (with the closest
     terms as suggestions) when nothing is close enough to be sure.
     """
@@ -54,9 +57,10 @@ def define(release: Release, term: str) -> GlossaryEntry:
     for g in release.glossary:
         for name in [g.term, *g.aliases]:
             table.setdefault(norm_title(name), g)
-    for cand in title_variants(key):
-        if cand in table:
-            return table[cand]
+    for typed in [key, *(norm_title(x) for x in (expand(key) if expand else ()))]:
+        for cand in title_variants(typed):
+            if cand in table:
+                return table[cand]
     unique = {g.id: g for n, g in table.items() if n.startswith(key)}
     if len(unique) == 1:
         return next(iter(unique.values()))
@@ -90,16 +94,37 @@ def keyword_rule(rules: Iterable[Rule], name: str) -> Rule:
 
     ``rules`` are the rules of the keyword chapters (``KEYWORD_CHAPTERS``).
     """
+    return keyword_match(rules, name)[0]
+
+
+def keyword_match(rules: Iterable[Rule], name: str) -> tuple[Rule, str]:
+    """The keyword rule called ``name`` and the parameter typed after its
+    name ("protection from white" -> 702.16 and "from white", "ward 2" ->
+    ward and "2"; "" for none).  Each half of a title such as "Tap and
+    Untap" names its rule too.  Raises ``NotFound`` with the closest
+    titles as suggestions.
+    """
     key = norm_title(name)
     if not key:
         raise BadInput("the keyword is empty: type one such as 'trample'")
-    table = {norm_title(r.title): r for r in rules if r.kind == "rule" and r.title}
+    table: dict[str, Rule] = {}
+    for r in rules:
+        if r.kind == "rule" and r.title:
+            title = norm_title(r.title)
+            table.setdefault(title, r)
+    halves = {half: r for t, r in table.items() if " and " in t for half in t.split(" and ")}
     for cand in title_variants(key):
         if cand in table:
-            return table[cand]
+            return table[cand], ""
+        if cand in halves:
+            return halves[cand], ""
+    # The longest title the typed words start with: its parameter follows.
+    for title in sorted(table, key=len, reverse=True):
+        if key.startswith(title + " "):
+            return table[title], " ".join(key.split()[len(title.split()):])
     close = ranked(key, table, cutoff=0.7)
     if close and close[0][1] >= 0.8:
-        return table[close[0][0]]
+        return table[close[0][0]], ""
     raise NotFound(f"{short(name)!r} is not a keyword ability or action",
                    [table[c].title or c for c in did_you_mean(key, table, cutoff=0.7)])
 

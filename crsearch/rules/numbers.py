@@ -61,13 +61,24 @@ _CANONICAL = re.compile(
     re.ASCII,
 )
 # What normalize() takes apart once prefixes, quotes and a final dot are gone.
+# "702.19.c" as some pages print it: a dot before the letters is allowed.
 _LOOSE = re.compile(
-    r"(?P<head>[0-9]+)(?:\.(?P<rule>[0-9]+))?(?:\s*(?P<let>[a-z]+))?",
+    r"(?P<head>[0-9]+)(?:\.(?P<rule>[0-9]+))?(?:\.?\s*(?P<let>[a-z]+))?",
     re.ASCII | re.IGNORECASE,
 )
+# A decimal comma, as typed where a comma is the decimal mark: "702,19c",
+# "702,19".  Three digits after the comma and no letter is a list of
+# chapters ("110,111") instead.
+_DECIMAL_COMMA = re.compile(r"([1-9][0-9]{2}),(?=[0-9]{1,2}(?:[.\s]*[a-z]{1,2})?$|[0-9]{3,4}[.\s]*[a-z])",
+                            re.ASCII | re.IGNORECASE)
+# Yawgatog's hyperlinked rules name each rule by an anchor: "R70219c" is
+# 702.19c, "R7021" 702.1, "R702" the chapter; a pasted link keeps its "#".
+_YAWGATOG = re.compile(r"(?:\S*#)?R(?P<ch>[1-9][0-9]{2})(?P<rule>[0-9]{0,4})(?P<let>[a-z]{0,2})",
+                       re.ASCII | re.IGNORECASE)
 # "CR", "rule(s)", "section(s)", "§" in any mix and case, before the number.
 _PREFIX = re.compile(r"(?:(?:cr|rules?|sections?|§)\s*)+", re.ASCII | re.IGNORECASE)
 _QUOTES = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb"
+_BRACKETS = "()[]{}"
 # Hyphen, the Unicode hyphens and dashes, and the minus sign.
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 
@@ -143,6 +154,10 @@ def normalize(text: str) -> str:
         s = _unwrap(s[prefix.end():])  # 'rule "702.19c"'
     if s.endswith("."):  # "702.19." and "7." as printed in rule headings
         s = s[:-1].rstrip()
+    yawgatog = _YAWGATOG.fullmatch(s)
+    if yawgatog:
+        s = yawgatog["ch"] + (f".{yawgatog['rule']}" if yawgatog["rule"] else "") + yawgatog["let"]
+    s = _DECIMAL_COMMA.sub(r"\1.", s, count=1)
     if not s:
         what = "it has no number" if prefix else "it is empty"
         raise BadInput(f"{_show(text)} is not a rule number: {what}")
@@ -190,8 +205,9 @@ def _normalize_id(text: str) -> str:
 
 
 def _unwrap(text: str) -> str:
-    """``text`` without surrounding whitespace and quotes."""
-    return text.strip().strip(_QUOTES).strip()
+    """``text`` without surrounding whitespace, quotes and brackets, as a
+    number is pasted from running text: "(702.19c)", "702.19c)", "[702.19c]"."""
+    return text.strip().strip(_QUOTES + _BRACKETS + " \t").strip(_QUOTES).strip()
 
 
 def _shape_reason(s: str) -> str:
@@ -330,7 +346,7 @@ def _range_end(start: str, raw: str) -> str:
 _SPEC_TOKEN = _Lazy(
     rf"""
       (?P<space>\s+)
-    | (?P<id>[0-9][\w.]*)                    # normalize() judges it whole
+    | (?P<id>[0-9][\w.]*|R[1-9][0-9]{2}\w*)  # normalize() judges it whole
     | (?P<dash>[{_DASHES}]|\b(?:to|through|thru)\b)
     | (?P<sep>[,;&]|\b(?:and|or)\b)
     | (?P<prefix>\b(?:rules?|sections?|cr|see)\b|cr(?=[0-9])|§)
@@ -460,13 +476,17 @@ _REF_HEAD = _Lazy(
     r"""
       (?P<kw>\b(?:(?:sub)?rules?|sections?)[ \t\u00a0]+|\bCR[ \t\u00a0]*|§[ \t\u00a0]*)(?=[0-9])
     | \b[Ss]ee[ \t\u00a0]+(?P<see>)(?=[1-9][0-9]{2}\b)
-    | (?<![\w.$/])(?P<bare>)(?=[1-9][0-9]{2}\.[1-9])
+    | (?<![\w.$/])(?P<bare>)(?=[1-9][0-9]{2}\.[1-9]|[1-9][0-9]{2},[1-9][0-9]?[a-z])
+    | (?<![\w/#])(?P<yaw>R)(?=[1-9][0-9]{3,6}[a-z]{0,2}\b)
     """,
     re.VERBOSE | re.ASCII | re.IGNORECASE,
 )
 # One id as printed; never followed by more of a word or number, so "20 life"
 # or "702.19bis" do not pass, but the sentence dot in "rule 100.2a." stays out.
-_REF_ID = _Lazy(r"[0-9]+(?:\.[0-9]+)?(?:[a-z]+)?(?![\w]|\.[0-9])", re.ASCII)
+# "702.19.c" (a dot before the letters) and "702,19c" (a decimal comma, only
+# with letters: "702,703" is two chapters) are read as 702.19c.
+_REF_ID = _Lazy(r"[0-9]+(?:\.[0-9]+(?:\.(?=[a-z]{1,2}\b))?|,[1-9][0-9]?(?=[a-z]))?(?:[a-z]+)?"
+                r"(?![\w]|\.[0-9])", re.ASCII)
 # A range's dash, with at most a space either side ("rules 603.7d - f" is in
 # old releases); "?" between two numbers is an en dash some archived releases
 # lost in conversion ("rules 306?311").
@@ -498,6 +518,13 @@ def _ref_item(text: str, pos: int, prev: str | None, head: str) -> tuple[int, Sp
     reference: "rule", "section", "sections", "see" or "bare".
     """
     m = _REF_ID.match(text, pos)
+    if head == "yaw":
+        # Yawgatog's anchor, "R70219c": one id, never a list or range.
+        try:
+            id = _normalize_id("R" + m.group()) if m is not None else ""
+        except BadInput:
+            return None
+        return (m.end(), Span(id, id)) if m is not None and id else None
     if m is None:
         # "rules 608.3a and b": a lone later letter after a subrule.
         s = _REF_SIBLING.match(text, pos)
@@ -560,6 +587,8 @@ def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
         if h["kw"] is not None:
             word = h["kw"].strip().lower()
             head = word if word.startswith("section") else "rule"
+        elif h["yaw"] is not None:
+            head = "yaw"
         else:
             head = "see" if h["see"] is not None else "bare"
         item = _ref_item(text, h.end(), None, head)
@@ -568,7 +597,7 @@ def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
             continue
         stop, span = item
         spans = [span]
-        while True:
+        while head != "yaw":
             sep = _REF_SEP.match(text, stop)
             if sep is None:
                 break
@@ -577,7 +606,7 @@ def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
                 break
             stop, span = nxt
             spans.append(span)
-        start = h.start() if h["kw"] is not None else h.end()
+        start = h.start() if h["kw"] is not None or h["yaw"] is not None else h.end()
         yield start, stop, text[start:stop], spans
         pos = stop
 

@@ -57,6 +57,33 @@ def ranked(typed: str, candidates: Iterable[str], limit: int = 5,
     return [(cand, r) for r, cand in scored[:limit]]
 
 
+def edit_distance(a: str, b: str, most: int = 3) -> int:
+    """Typing mistakes between ``a`` and ``b``: letters added, dropped,
+    changed or swapped with a neighbour (optimal string alignment); counting
+    stops past ``most``."""
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > most:
+            return most + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def close_enough(typed: str, known: str) -> bool:
+    """True when ``known`` is a likely typing of ``typed``: one mistake in a
+    word of up to five letters, two in a longer one."""
+    return edit_distance(typed, known, 2) <= (1 if len(typed) <= 5 else 2)
+
+
 def _near_ids(id: str, pool: Collection[str], limit: int) -> list[str]:
     return NearIds(pool)(id, limit)
 

@@ -211,6 +211,14 @@ PLAIN_WORDS: frozenset[str]
 AMBIGUOUS_SHORT: frozenset[str]
 
 
+@functools.cache
+def name_words() -> frozenset[str]:
+    """Every word of the table's card names and nicknames (folded): a
+    spelling corrector must not take "Humility" or "Ixidron" for a typo."""
+    cards, aliases, *_ = _tables()
+    return frozenset(w for name in [*cards, *aliases] for w in words(name))
+
+
 def rules_of(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """For card names typed in a question (any case, curly or straight apostrophes,
     with or without the part after a comma, "Garruk, Unleashed" vs "Garruk"), the

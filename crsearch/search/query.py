@@ -23,7 +23,16 @@ from typing import Any
 from crsearch.errors import BadInput, short
 from crsearch.rules import numbers
 from crsearch.rules.text import STOP_WORDS, fold, norm_title, words
-from crsearch.search.vocab import FILLER, FIRST_PERSON, JARGON, QUESTION_WORDS, SLANG, SYNONYMS
+from crsearch.search.vocab import (
+    FILLER,
+    FIRST_PERSON,
+    JARGON,
+    QUESTION_WORDS,
+    SLANG,
+    SYNONYMS,
+    english_words,
+    known_words,
+)
 
 #: Longer queries are cut at a word boundary: a pasted page says all it has
 #: to say in its first couple of thousand characters.
@@ -88,13 +97,14 @@ class ParsedQuery:
     #: Card names found in a question, as typed; their words are left out
     #: of ``words`` (they would match rules words by accident).
     names: list[str] = field(default_factory=list)
-    #: (slang, rules wording) pairs found in a question (``vocab.SLANG``).
+    #: (slang, rules wording) pairs found in typed words (``vocab.SLANG``;
+    #: none in a pasted passage).
     slang: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def terms(self) -> list[str]:
         """Distinct content words, in order, for the full-text query; for a
-        question, without filler and with the slang's rules wording added."""
+        question, without filler; with the slang's rules wording added."""
         out: list[str] = []
         extra = [w for _, v in self.slang for w in words(v)]
         for w in self.words + extra:
@@ -169,9 +179,12 @@ def parse(raw: str) -> ParsedQuery:
         q.names = card_names(text)
         drop = {w for n in q.names for w in words(n)}
         q.words = [w for w in q.words if w not in drop]
-        q.slang = slang_in(q.words)
     q.passage = not q.question and (len(q.words) >= 9 or lost or (
         len(q.words) >= 6 and bool(re.search(r"[.;:]\s+\w", text))))
+    if not q.passage:
+        # Typed words, question or not ("fizzle", "sac", "blink"): pasted
+        # rules text has no slang, and its own words are its best clues.
+        q.slang = slang_in(q.words)
     if not q.words and not q.ids and not q.filters:
         raise BadInput(f"the query {short(raw, 60)!r} has nothing to search for: type a rule number, "
                        "a keyword, a term or a question")
@@ -225,14 +238,46 @@ def question_words(q: ParsedQuery) -> list[str]:
     return q.words + [w for _, v in q.slang for w in words(v)]
 
 
+#: A clause that asks, anywhere in the text: one of these words at the start
+#: of a clause (after a comma, a sentence's end, a colon or a dash) ...
+_CLAUSE_ASK = frozenset(["what", "how", "why", "whats", "what's"])
+#: ... followed by one of these ("..., what is the power of each").  Rules
+#: text has "What an Aura can be attached to" and ", how it will", never
+#: these pairs.
+_CLAUSE_ASK_NEXT = frozenset(["is", "are", "was", "were", "does", "do", "did", "can", "could",
+                              "would", "should", "will", "happens", "happen", "happened",
+                              "if", "about", "order", "kind", "type", "many", "much", "exactly"])
+#: A clause that starts with a verb and then a subject asks too ("..., does
+#: it die", "..., can I respond"); rules text has ", is a separate subtype".
+_CLAUSE_VERB = frozenset(["does", "do", "did", "can", "could", "should", "would", "will", "is",
+                          "are", "was", "were"])
+_CLAUSE_SUBJECT = frozenset(["it", "i", "you", "they", "he", "she", "we", "there", "this",
+                             "that", "both", "either", "anything", "something", "everything",
+                             "my", "your", "their", "his", "her"])
+_CLAUSE_START = re.compile(r"(?:^|[,;:.!\u2013\u2014]|\s-)\s*([A-Za-z']+)\s+([A-Za-z']+)")
+
+
+def asks(text: str) -> bool:
+    """True when a clause of ``text`` has a question's shape, "?" or not:
+    "..., what is the power and toughness of each", "..., does it die"."""
+    for m in _CLAUSE_START.finditer(text):
+        first, second = m.group(1).lower(), m.group(2).lower()
+        if first in _CLAUSE_ASK and second in _CLAUSE_ASK_NEXT:
+            return True
+        if first in _CLAUSE_VERB and second in _CLAUSE_SUBJECT:
+            return True
+    return False
+
+
 def is_question(text: str, folded_words: list[str], lost_number: bool = False) -> bool:
     """True for a question in a player's words rather than pasted rules text:
-    a question mark, "I"/"my"/"me", or (unless the text has a rule number
-    lost from a web page) a question word first."""
+    a question mark, "I"/"my"/"me", a clause with a question's shape
+    (``asks``) or (unless the text has a rule number lost from a web page) a
+    question word first."""
     if not folded_words:
         return False
     return "?" in text or any(w in FIRST_PERSON for w in folded_words) or (
-        not lost_number and folded_words[0] in _QUESTION_START)
+        not lost_number and (folded_words[0] in _QUESTION_START or asks(text)))
 
 
 # A capitalised word as typed: "Garruk", "Azami's", "Ish", "Two-Headed".
@@ -243,11 +288,17 @@ _NOT_NAMES = _QUESTION_START | QUESTION_WORDS | FIRST_PERSON | STOP_WORDS | froz
 _CONNECTORS = frozenset(["of", "the", "from", "and", "to", "in", "on", "a", "de", "des", "du"])
 
 
-def tables() -> dict[str, list[str]]:
+def tables() -> dict[str, Any]:
     """The word lists that ``is_question`` and ``card_names`` use, as plain
     data (the site's search exports them; ``site_search.build``)."""
     return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
-            "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES)}
+            "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES),
+            # ``asks``: a clause's first two words that make it a question.
+            "clause_start": _CLAUSE_START.pattern, "clause_ask": sorted(_CLAUSE_ASK),
+            "clause_ask_next": sorted(_CLAUSE_ASK_NEXT), "clause_verb": sorted(_CLAUSE_VERB),
+            "clause_subject": sorted(_CLAUSE_SUBJECT),
+            # Slang is read in every typed query, question or not (not in a passage).
+            "slang_always": True}
 
 
 def card_names(text: str) -> list[str]:
@@ -359,18 +410,23 @@ def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str],
             keep: set[str] | frozenset[str] = frozenset()) -> str | None:
     """The query with unknown words replaced by close known ones, or None.
 
-    Only words the release never uses are corrected ("deathtuch",
-    "tramplle", "hexprof"); words of keyword and glossary titles win ties.
-    Words in ``keep`` (a question's capitalised words) are never corrected.
+    Only words nobody knows are corrected ("deathtuch", "tramplle",
+    "hexprof"): never a word of the release, of the wording tables (slang
+    such as "blink"), of the cards table or of an English word list
+    (``vocab.english_words``, read only when a correction is in mind), and
+    only to a word one typing mistake away (two in a word of six letters or
+    more).  Words of keyword and glossary titles win ties.  Words in ``keep``
+    (a question's capitalised words) are never corrected.
     """
     changed = False
     fixed: list[str] = []
     for w in q.words:
-        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS or w in keep:
+        if w in vocab or not w.isalpha() or len(w) < 4 or w in STOP_WORDS or w in keep \
+                or is_known_word(w):
             fixed.append(w)
             continue
         best = _closest(w, vocab, titles)
-        if best and best != w:
+        if best and best != w and not is_english(w):
             fixed.append(best)
             changed = True
         else:
@@ -380,10 +436,23 @@ def correct(q: ParsedQuery, vocab: dict[str, int], titles: set[str],
     return " ".join(fixed)
 
 
+def is_known_word(word: str) -> bool:
+    """True for a folded word the wording tables or the cards table know."""
+    from crsearch.search.cardtopics import name_words
+
+    return word in known_words() or word in name_words()
+
+
+def is_english(word: str) -> bool:
+    """True for a folded word of the English word list (read on first use)."""
+    return word in english_words()
+
+
 def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
-    """The known word closest to ``word`` (``suggest.ranked``); titles' words
-    and frequent words win ties."""
-    from crsearch.rules.suggest import ranked
+    """The known word closest to ``word`` (``suggest.ranked``) and a likely
+    typing of it (``suggest.close_enough``); titles' words and frequent
+    words win ties."""
+    from crsearch.rules.suggest import close_enough, ranked
 
     c = CORRECTION
     n = len(word)
@@ -391,7 +460,8 @@ def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
            [v for v in vocab if abs(len(v) - n) <= c["far"]]
     scored = [(r + (c["title"] if cand in titles else 0.0)
                + min(vocab.get(cand, 0), c["count_cap"]) / c["count_scale"], cand)
-              for cand, r in ranked(word, pool, limit=len(pool), cutoff=c["cutoff"])]
+              for cand, r in ranked(word, pool, limit=len(pool), cutoff=c["cutoff"])
+              if close_enough(word, cand)]
     if not scored:
         return None
     return max(scored)[1]

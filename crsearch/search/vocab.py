@@ -7,6 +7,7 @@ keeps a second hand-written copy.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 #: Judges' shorthand the rules never spell out, expanded before searching.
@@ -240,6 +241,31 @@ FIRST_PERSON = frozenset(["i", "i'm", "im", "i've", "ive", "my", "me", "mine", "
 #: Words that make a question a question; they find nothing in the rules.
 QUESTION_WORDS = frozenset(
     ["what", "whats", "when", "where", "which", "who", "whom", "why", "how", "does", "do", "did", "can", "could", "should", "would", "happens", "happen", "happened", "many", "much", "i", "my", "me", "we", "you", "your", "yours", "it", "its", "there"])
+
+
+def known_words() -> frozenset[str]:
+    """Every word the wording tables know as typed (slang, jargon, synonyms,
+    question and filler words): the spelling corrector leaves them alone."""
+    out = set(JARGON) | set(SYNONYMS) | FIRST_PERSON | QUESTION_WORDS | FILLER
+    out.update(w for k in SLANG for w in k.split())
+    return frozenset(out)
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """An English word list (pyspellchecker's, MIT, some 160,000 words with
+    their inflections), read on first use: only when the spelling corrector
+    has a correction in mind for a word the rules do not use.  Empty when
+    the package is missing (then only the rules' and the tables' words count)."""
+    import gzip
+    import json
+    from importlib import resources
+
+    try:
+        data = resources.files("spellchecker").joinpath("resources/en.json.gz").read_bytes()
+        return frozenset(json.loads(gzip.decompress(data)))
+    except (ImportError, OSError, ValueError):
+        return frozenset()
 
 
 def slang_words() -> list[str]:

@@ -35,12 +35,18 @@ class Lookup:
         self.sections: dict[str, Section] = sections if sections is not None else {}
         self.chapters: dict[str, Chapter] = chapters if chapters is not None else {}
         self.rules: dict[str, Rule] = rules if rules is not None else {}
+        #: What was typed after a keyword's name ("from white" in "protection
+        #: from white"): ``keyword`` sets it, the first item's dict shows it.
+        self.parameter = ""
 
     def __iter__(self) -> Any:
         return iter(self.items)
 
     def to_dict(self) -> list[dict[str, Any]]:
-        return [item_dict(i, self.release) for i in self.items]
+        out = [item_dict(i, self.release) for i in self.items]
+        if self.parameter and out:
+            out[0]["parameter"] = self.parameter
+        return out
 
     def __repr__(self) -> str:
         ids = ", ".join(i.id for i in self.items[:6]) + (", …" if len(self.items) > 6 else "")

@@ -125,3 +125,22 @@ def test_zsh_loads_the_script_and_its_function_completes(latest_data_dir):
     got = _run_in("zsh", script, latest_data_dir)
     assert "_crsearch_completion: function" in got
     assert "702.19c" in got
+
+
+def test_release_dates_complete_after_release(latest_data_dir):
+    assert complete(latest_data_dir, "crsearch --release ", 2) == ["2026-08-07", "2026-06-19"]
+    assert complete(latest_data_dir, "crsearch --release 2026-06", 2) == ["2026-06-19"]
+    # After the command too (--release is moved in front of it when run).
+    assert complete(latest_data_dir, "crsearch rule 702.19 --release ", 4) == ["2026-08-07", "2026-06-19"]
+    # Nothing else is offered there, and rule numbers still complete after it.
+    assert "702.19a" in complete(latest_data_dir, "crsearch rule --release 2026-06-19 702.19", 4)
+
+
+def test_bash_completes_release_dates_in_bash(latest_data_dir):
+    got = _run_in("bash", 'eval "$(crsearch completion bash)"; '
+                  'COMP_WORDS=(crsearch --release ""); COMP_CWORD=2; _crsearch_completion crsearch; '
+                  'printf "%s\\n" "${COMPREPLY[@]}"; '
+                  'COMP_WORDS=(crsearch search trample --release 2026-0); COMP_CWORD=4; '
+                  '_crsearch_completion crsearch; printf "%s\\n" "${COMPREPLY[@]}"',
+                  latest_data_dir).split()
+    assert got == ["2026-08-07", "2026-06-19", "2026-08-07", "2026-06-19"]
