@@ -161,7 +161,17 @@ class Rules:
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        return engine_for(self.stored(), config or DEFAULT).search(query, limit)
+        stored = self.stored()
+        return engine_for(stored, config or DEFAULT).search(query, limit, cards=self._card_lens(stored))
+
+    def _card_lens(self, stored: StoredRelease) -> Any:
+        """The imported card data as the search reads it (None without card data)."""
+        data = self.card_store().current_or_none()
+        if data is None:
+            return None
+        from crsearch.desk.card import card_lens
+
+        return card_lens(data, stored)
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""

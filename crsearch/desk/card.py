@@ -17,6 +17,7 @@ from crsearch.desk import explain
 if TYPE_CHECKING:
     from crsearch.cards.model import Card
     from crsearch.cards.store import CardData
+    from crsearch.search.cardtext import CardLens
     from crsearch.store.datadir import StoredRelease
 
 #: A text longer than this, or with more words, is rules text, not a card's name.
@@ -51,6 +52,14 @@ def terms_of(stored: StoredRelease | None, text: str) -> list[dict[str, Any]]:
     if stored is None or not text.strip():
         return []
     return list(explain.explain(stored, text[:explain.MAX_TEXT])["terms"])
+
+
+def card_lens(data: CardData, stored: StoredRelease) -> CardLens:
+    """The card data as the search reads it: the cards a query names, and the
+    rules terms of their texts (explain's, as ``crsearch card`` shows them)."""
+    from crsearch.search.cardtext import CardLens
+
+    return CardLens(data.find_in_text, lambda text: terms_of(stored, text))
 
 
 def explain_text(stored: StoredRelease, data: CardData | None, text: str) -> dict[str, Any]:
@@ -116,4 +125,4 @@ def cite_lines(info: CardInfo, stored: StoredRelease | None, fmt: str,
     return lines
 
 
-__all__ = ["CardInfo", "card_info", "cite_lines", "explain_text", "terms_of"]
+__all__ = ["CardInfo", "card_info", "card_lens", "cite_lines", "explain_text", "terms_of"]
