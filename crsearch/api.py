@@ -151,6 +151,9 @@ class Rules:
     def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
         """Ranked search: a keyword, term, question, rule number or pasted text.
 
+        With card data imported (``update_cards``), the cards the query names
+        are in ``result.cards`` (``to_dict()["cards"]``) and what their texts
+        say ranks the rules; without, ``result.cards`` is None.
         ``config`` ranks otherwise than crsearch ships (``search.config``):
         ``rules.search("humility", config=DEFAULT.but(card=0))``.
         """
