@@ -54,12 +54,27 @@ def terms_of(stored: StoredRelease | None, text: str) -> list[dict[str, Any]]:
     return list(explain.explain(stored, text[:explain.MAX_TEXT])["terms"])
 
 
+#: The groups of ability readings a search leaves out of a card's terms:
+#: most cards have a triggered or an activated ability, so they tell a
+#: question little, and their patterns are the costliest to compile.
+SEARCH_SKIPS = ("trigger", "activated")
+
+
 def card_lens(data: CardData, stored: StoredRelease) -> CardLens:
     """The card data as the search reads it: the cards a query names, and the
-    rules terms of their texts (explain's, as ``crsearch card`` shows them)."""
+    rules terms of their texts (explain's, as ``crsearch card`` shows them,
+    without the readings of ``SEARCH_SKIPS``)."""
     from crsearch.search.cardtext import CardLens
 
-    return CardLens(data.find_in_text, lambda text: terms_of(stored, text))
+    table: dict[str, Any] = {}
+
+    def terms(text: str) -> list[dict[str, Any]]:
+        if not table:
+            full = explain.table_for(stored)
+            table.update(full, readings=[r for r in full["readings"] if r["group"] not in SEARCH_SKIPS])
+        return explain.find(text[:explain.MAX_TEXT], table)
+
+    return CardLens(data.find_in_text, terms)
 
 
 def explain_text(stored: StoredRelease, data: CardData | None, text: str) -> dict[str, Any]:
@@ -125,4 +140,4 @@ def cite_lines(info: CardInfo, stored: StoredRelease | None, fmt: str,
     return lines
 
 
-__all__ = ["CardInfo", "card_info", "card_lens", "cite_lines", "explain_text", "terms_of"]
+__all__ = ["SEARCH_SKIPS", "CardInfo", "card_info", "card_lens", "cite_lines", "explain_text", "terms_of"]

@@ -100,14 +100,15 @@ def _weights(kind: str, config: RankingConfig) -> tuple[float, float]:
     return 0.0, config.card_text_other
 
 
-def _under(outer: str, inner: str) -> bool:
-    """``inner`` is ``outer`` or lies under it (glossary entries only themselves)."""
-    if outer.startswith(GLOSSARY_PREFIX) or inner.startswith(GLOSSARY_PREFIX):
-        return outer == inner
+def _around(id: str) -> frozenset[str]:
+    """``id`` and every rule, chapter and section it lies under (a glossary
+    entry only itself)."""
+    if id.startswith(GLOSSARY_PREFIX):
+        return frozenset([id])
     try:
-        return numbers.contains(outer, inner)
+        return frozenset([id, *numbers.ancestors(id)])
     except ValueError:
-        return False
+        return frozenset([id])
 
 
 def evidence(cards: list[NamedCard], q: ParsedQuery, scored: list[tuple[str, float]],
@@ -124,6 +125,10 @@ def evidence(cards: list[NamedCard], q: ParsedQuery, scored: list[tuple[str, flo
         return []
     top = max((s for _, s in scored), default=0.0) or 1.0
     fit = {id: max(0.0, s) / top for id, s in scored}
+    under: dict[str, list[str]] = {}  # rule -> the candidates that lie under it
+    for id in fit:
+        for outer in _around(id):
+            under.setdefault(outer, []).append(id)
     asked = {s for w in q.terms for s in stems(w)}
     out = []
     for card in cards:
@@ -138,7 +143,7 @@ def evidence(cards: list[NamedCard], q: ParsedQuery, scored: list[tuple[str, flo
             said = str(t.get("text") or t.get("term") or "")
             if asked and by_fit >= 1.0 and any(s in asked for w in said.lower().split() for s in stems(w)):
                 alone, by_fit = max(alone, config.card_text_named), by_fit * 2
-            targets = [(id, f) for id, f in fit.items() if _under(rule, id)]
+            targets = [(id, fit[id]) for id in under.get(rule, ())]
             if not any(id == rule for id, _ in targets):
                 targets.append((rule, 0.0))
             for id, f in targets:

@@ -70,6 +70,16 @@ def test_a_cards_words_lead_to_a_rule_and_why_says_which(engine_and_lens):
     assert result.results[0].id.startswith("702.24")
 
 
+def test_the_famous_cards_table_finds_its_cards_by_the_names_the_card_data_knows(engine_and_lens):
+    engine, lens = engine_and_lens
+    query = "Can I use Mind Sculptor's +2 twice in one turn if I bounce it and replay it?"
+    plain, cardful = engine.search(query, 10), engine.search(query, 10, cards=lens)
+    assert not any(h.why.get("card") for h in plain.results)  # the table alone misses the part
+    assert [c.name for c in cardful.cards] == ["Jace, the Mind Sculptor"]
+    assert any(h.why.get("card") == "jace, the mind sculptor" for h in cardful.results)
+    assert not any("card_text" in h.why for h in cardful.results)  # the table stands in for its text
+
+
 def test_a_pasted_passage_reads_no_cards(engine_and_lens):
     engine, lens = engine_and_lens
     passage = ("Vedalken Shackles: {2}, {T}: Gain control of target creature with power less than "
