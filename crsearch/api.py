@@ -60,6 +60,9 @@ class Rules:
         self._stored: StoredRelease | None = None
         self._library: Library | None = None
         self._release: Release | None = None
+        #: (card data folder, release folder, the search's CardLens): kept
+        #: while both stay, so that many searches read explain's table once.
+        self._lens: tuple[str, str, Any] | None = None
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, release: str | None = None) -> Rules:
@@ -172,9 +175,11 @@ class Rules:
         data = self.card_store().current_or_none()
         if data is None:
             return None
-        from crsearch.desk.card import card_lens
+        if self._lens is None or self._lens[:2] != (data.dir, stored.dir):
+            from crsearch.desk.card import card_lens
 
-        return card_lens(data, stored)
+            self._lens = (data.dir, stored.dir, card_lens(data, stored))
+        return self._lens[2]
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""

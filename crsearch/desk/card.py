@@ -66,13 +66,14 @@ def card_lens(data: CardData, stored: StoredRelease) -> CardLens:
     without the readings of ``SEARCH_SKIPS``)."""
     from crsearch.search.cardtext import CardLens
 
-    table: dict[str, Any] = {}
+    ready: list[dict[str, Any]] = []  # the table, once read (whole, for threads)
 
     def terms(text: str) -> list[dict[str, Any]]:
-        if not table:
+        if not ready:
             full = explain.table_for(stored)
-            table.update(full, readings=[r for r in full["readings"] if r["group"] not in SEARCH_SKIPS])
-        return explain.find(text[:explain.MAX_TEXT], table)
+            ready[:] = [{**full, "readings": [r for r in full["readings"]
+                                              if r["group"] not in SEARCH_SKIPS]}]
+        return explain.find(text[:explain.MAX_TEXT], ready[0])
 
     return CardLens(data.find_in_text, terms)
 

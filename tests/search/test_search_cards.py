@@ -97,7 +97,10 @@ def cards_index_dir(indexed_data_dir, tmp_path_factory):
 
 
 def test_rules_search_reads_the_card_data_of_its_data_folder(cards_index_dir, indexed_data_dir):
-    with_cards = Rules.open(cards_index_dir).search(SHACKLES)
+    rules = Rules.open(cards_index_dir)
+    with_cards = rules.search(SHACKLES)
+    lens = rules._card_lens(rules.stored())
+    assert rules.search(GRUNT).cards and rules._card_lens(rules.stored()) is lens  # read once
     without = Rules.open(indexed_data_dir).search(SHACKLES)
     assert [c.name for c in with_cards.cards] == ["Vedalken Shackles", "Teferi's Protection"]
     assert without.cards is None and "cards" not in without.to_dict()
