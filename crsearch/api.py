@@ -60,6 +60,9 @@ class Rules:
         self._stored: StoredRelease | None = None
         self._library: Library | None = None
         self._release: Release | None = None
+        #: (card data folder, release folder, the search's CardLens): kept
+        #: while both stay, so that many searches read explain's table once.
+        self._lens: tuple[str, str, Any] | None = None
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, release: str | None = None) -> Rules:
@@ -199,6 +202,9 @@ class Rules:
     def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
         """Ranked search: a keyword, term, question, rule number or pasted text.
 
+        With card data imported (``update_cards``), the cards the query names
+        are in ``result.cards`` (``to_dict()["cards"]``) and what their texts
+        say ranks the rules; without, ``result.cards`` is None.
         ``config`` ranks otherwise than crsearch ships (``search.config``):
         ``rules.search("humility", config=DEFAULT.but(card=0))``.
         """
@@ -209,7 +215,19 @@ class Rules:
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        return engine_for(self.stored(), config or DEFAULT).search(query, limit)
+        stored = self.stored()
+        return engine_for(stored, config or DEFAULT).search(query, limit, cards=self._card_lens(stored))
+
+    def _card_lens(self, stored: StoredRelease) -> Any:
+        """The imported card data as the search reads it (None without card data)."""
+        data = self.card_store().current_or_none()
+        if data is None:
+            return None
+        if self._lens is None or self._lens[:2] != (data.dir, stored.dir):
+            from crsearch.desk.card import card_lens
+
+            self._lens = (data.dir, stored.dir, card_lens(data, stored))
+        return self._lens[2]
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals, typos and judges'

@@ -206,6 +206,10 @@ def why_line(why: dict[str, Any]) -> str:
         parts.append(f"topic “{why['topic']}”")
     if why.get("card"):
         parts.append(f"card {why['card']}")
+    if why.get("card_text"):
+        said = why["card_text"]
+        words = said["words"] if len(said["words"]) <= 60 else said["words"][:60].rsplit(" ", 1)[0] + " …"
+        parts.append(f"card {said['card']} says “{words}”")
     if why.get("keywords"):
         parts.append(f"keywords together: {why['keywords']}")
     sem = why.get("semantic")
@@ -230,6 +234,8 @@ def understood_line(understood: dict[str, Any]) -> str:
               ("rule numbers" if understood.get("rule_numbers") else "words"))]
     if understood.get("card_names"):
         parts.append("card names left out: " + ", ".join(understood["card_names"]))
+    if understood.get("cards"):
+        parts.append("cards: " + ", ".join(understood["cards"]))
     if understood.get("slang"):
         parts.append("slang: " + ", ".join(f"{s['words']} → {s['rules']}"
                                             for s in understood["slang"]))
@@ -249,6 +255,9 @@ def render_search(result: SearchResult, width: int | None = None, why: bool = Fa
                    + click.style(f"  (showing results for “{result.suggestion}”)", dim=True))
     for note in result.notes:
         out.append(click.style(f"Note: {note}", dim=True))
+    if result.cards:  # with card data imported
+        out.append(click.style("Cards named: " + ", ".join(c.name for c in result.cards)
+                               + "  (crsearch card NAME shows one)", dim=True))
     for n, hit in enumerate(result.results, 1):
         if out:
             out.append("")

@@ -17,6 +17,7 @@ from crsearch.desk import explain
 if TYPE_CHECKING:
     from crsearch.cards.model import Card
     from crsearch.cards.store import CardData
+    from crsearch.search.cardtext import CardLens
     from crsearch.store.datadir import StoredRelease
 
 #: A text longer than this, or with more words, is rules text, not a card's name.
@@ -63,6 +64,30 @@ def terms_in(table: dict[str, Any], text: str) -> list[dict[str, Any]]:
     if not text.strip():
         return []
     return explain.find(explain.check_text(text[:explain.MAX_TEXT]), table)
+
+
+#: The groups of ability readings a search leaves out of a card's terms:
+#: most cards have a triggered or an activated ability, so they tell a
+#: question little, and their patterns are the costliest to compile.
+SEARCH_SKIPS = ("trigger", "activated")
+
+
+def card_lens(data: CardData, stored: StoredRelease) -> CardLens:
+    """The card data as the search reads it: the cards a query names, and the
+    rules terms of their texts (explain's, as ``crsearch card`` shows them,
+    without the readings of ``SEARCH_SKIPS``)."""
+    from crsearch.search.cardtext import CardLens
+
+    ready: list[dict[str, Any]] = []  # the table, once read (whole, for threads)
+
+    def terms(text: str) -> list[dict[str, Any]]:
+        if not ready:
+            full = explain.table_for(stored)
+            ready[:] = [{**full, "readings": [r for r in full["readings"]
+                                              if r["group"] not in SEARCH_SKIPS]}]
+        return explain.find(text[:explain.MAX_TEXT], ready[0])
+
+    return CardLens(data.find_in_text, terms)
 
 
 def explain_text(stored: StoredRelease, data: CardData | None, text: str) -> dict[str, Any]:
@@ -128,4 +153,5 @@ def cite_lines(info: CardInfo, stored: StoredRelease | None, fmt: str,
     return lines
 
 
-__all__ = ["CardInfo", "card_info", "cite_lines", "explain_text", "terms_in", "terms_of"]
+__all__ = ["SEARCH_SKIPS", "CardInfo", "card_info", "card_lens", "cite_lines", "explain_text", "terms_in",
+           "terms_of"]

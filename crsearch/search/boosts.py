@@ -66,12 +66,18 @@ class Tables:
 
 class Named(NamedTuple):
     """One thing the question names that a table knows: a topic's cue, a card,
-    or the keywords a long question names together, and the rules it points to."""
+    or the keywords a long question names together, and the rules it points to;
+    or a card the question names, with the rules its text uses (``cardtext``)."""
 
-    why: str        # "topic", "card" or "keywords"
+    why: str        # "topic", "card", "keywords" or "card_text"
     what: str       # the cue, the card's name, "deathtouch + trample"
     weight: float
     rules: tuple[str, ...]
+    #: Each rule's share of ``weight``; empty: 1 for the first rule, each
+    #: later one ``topic_step`` less.
+    steps: tuple[float, ...] = ()
+    #: For "card_text": the words of the card's text that led to each rule.
+    says: tuple[str, ...] = ()
 
 
 def named(tables: Tables, q: ParsedQuery, together: Sequence[str], keyword_titles: list[str],
@@ -95,7 +101,8 @@ class Lifted(NamedTuple):
     #: (id, score): the lexical scores with the bonuses, and the rules only
     #: the tables found after them.
     scores: list[tuple[str, float]]
-    #: Per id, why its best bonus was given: {"topic": cue} or {"card": name} ...
+    #: Per id, why its best bonus was given: {"topic": cue}, {"card": name},
+    #: {"card_text": {"card": name, "words": "for as long as"}} ...
     why: dict[str, dict[str, Any]]
     #: Per id, the steps of its topics' and cards' bonuses (for the learned fusion).
     steps: dict[str, tuple[list[float], list[float]]]
@@ -107,23 +114,30 @@ def lift(q: ParsedQuery, scored: list[tuple[str, float]], found: list[Named], ha
     share, ``again``); rules the words missed follow in rule order (``order``),
     unless the query has a "quoted phrase" (it must appear as written)."""
     given: dict[str, list[float]] = {}
-    label: dict[str, tuple[float, str, str]] = {}  # the best bonus names the reason
+    label: dict[str, tuple[float, str, Any]] = {}  # the best bonus names the reason
     steps: dict[str, tuple[list[float], list[float]]] = {}
     for hit in found:
         if hit.weight <= 0:
             continue  # switched off
-        for n, id in enumerate(r for r in hit.rules if has_id(r)):
-            step = max(0.0, 1.0 - config.topic_step * n)
+        kept = [(n, r) for n, r in enumerate(hit.rules) if has_id(r)]
+        for n, (at, id) in enumerate(kept):
+            step = hit.steps[at] if hit.steps else max(0.0, 1.0 - config.topic_step * n)
             b = hit.weight * step
             if id not in given:
                 if not passes(id, q.filters):
                     continue
                 given[id] = []
             if id not in label or b > label[id][0]:
-                label[id] = (b, hit.why, hit.what)
+                what: Any = {"card": hit.what, "words": hit.says[at]} if hit.says else hit.what
+                label[id] = (b, hit.why, what)
             given[id].append(b)
+            if hit.why == "card_text":
+                # Noisier than the table's cards: a share of the step.
+                step *= config.card_text_fusion
+                if step <= 0:
+                    continue
             topics, cards = steps.setdefault(id, ([], []))
-            (cards if hit.why == "card" else topics).append(step)
+            (cards if hit.why in ("card", "card_text") else topics).append(step)
     if not given:
         return Lifted(scored, {}, {})
     # The best bonus, and a share of the others: more evidence, in any order.

@@ -96,6 +96,29 @@ class RankingConfig:
     #: Share of a further topic's or card's bonus that a rule already lifted gets.
     again: float = 0.3
 
+    # -- cards (``cardtext``; only with card data imported) -------------------
+    #: Bonus of the rules the text of a card the question names uses, times
+    #: each term's step for the question: ``card_text_telling`` for a reading
+    #: few cards have (a replacement effect, a duration, a restriction,
+    #: "can't") on its own rule, ``card_text_named`` for a term the question's
+    #: words name; plus, for the term's rule and its subrules among the
+    #: candidates, how well the question's words fit them (the lexical score
+    #: over the best one's, to the power ``card_text_power``) times the
+    #: kind's weight (1 for a keyword ability or a reading,
+    #: ``card_text_other`` for a keyword action or a glossary term,
+    #: ``card_text_weak`` for a type, zone or step), twice that when named.
+    card_text: float = 0.3
+    card_text_telling: float = 1.0
+    card_text_named: float = 0.5
+    card_text_other: float = 0.3
+    card_text_weak: float = 0.1
+    card_text_power: float = 2.0
+    #: Share of those steps that the learned fusion reads as card evidence.
+    card_text_fusion: float = 0.1
+    #: At most this many cards of a question, and rules of a card, count.
+    card_text_cards: int = 4
+    card_text_rules: int = 8
+
     # -- fuse (``fusion``) -------------------------------------------------------
     #: Questions shorter than this many content words keep the lexical ranking alone.
     semantic_min_terms: int = 4

@@ -10,7 +10,9 @@ values they return, never on the engine:
    together, each at a tier of scores above the full text;
 3. retrieve (``lexical.retrieve``): BM25F candidates from the index;
 4. features (``lexical.score``, ``boosts.lift``): each candidate's lexical
-   evidence, the judges' topics and the cards the question names;
+   evidence, the judges' topics and the cards the question names (the
+   rules-famous cards table, and with card data imported what the cards'
+   texts say: ``cardtext``);
 5. fuse (``fusion.fuse``): a long question's lexical ranking with its
    meaning (embeddings, questions asked before), by learned weights;
 6. present (``present``): results with snippets and why they were found.
@@ -28,7 +30,8 @@ from typing import Any
 
 from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules import numbers
-from crsearch.search import boosts, exact, fusion, lexical, present
+from crsearch.rules.text import words
+from crsearch.search import boosts, cardtext, exact, fusion, lexical, present
 from crsearch.search.config import DEFAULT, RankingConfig
 from crsearch.search.index import Index, passes
 from crsearch.search.present import Hit, SearchResult
@@ -95,12 +98,14 @@ class Engine:
         self.index.close()
 
     def search(self, text: str, limit: int = 10, *, asked_skip: Set[str] = frozenset(),
-               features: bool = False) -> SearchResult:
+               features: bool = False, cards: cardtext.CardLens | None = None) -> SearchResult:
         """The ``limit`` best results for ``text``.
 
         ``asked_skip``: pages whose questions asked before are left out (the
         bench leaves out the page a question came from); ``features``: keep
-        the learned fusion's feature rows in ``SearchResult.features``.
+        the learned fusion's feature rows in ``SearchResult.features``;
+        ``cards``: the imported card data (the cards the query names go to
+        ``SearchResult.cards`` and their texts rank the rules).
         """
         if limit < 1:
             raise BadInput("--limit must be at least 1")
@@ -114,11 +119,16 @@ class Engine:
             result.notes.append(f"the query was cut to its first {len(q.text)} characters")
         ranking = Ranking(q.filters, trace)
         if q.spec_only:
+            if cards is not None:
+                result.cards = []  # rule numbers name no card
             self._numbers_only(q, ranking)
             result.understood = {"question": False, "passage": False, "rule_numbers": True}
         else:
-            self._layers(q, ranking, trace, limit, asked_skip)
+            named = self._cards(text, q, cards, result)
+            self._layers(q, ranking, trace, limit, asked_skip, named)
             result.understood = present.understood(q, trace.semantic)
+            if result.cards is not None:
+                result.understood["cards"] = [c.name for c in result.cards]
             if self.index.vectors_problem and q.question:
                 result.notes.append(f"semantic ranking off: {self.index.vectors_problem}")
         result.results = present.hits(self.index, ranking.top(limit), q, trace.why,
@@ -138,15 +148,32 @@ class Engine:
             raise NotFound(f"there is no {numbers.kind(missing)} {missing} in the "
                            f"{self.release} rules", self.index.near_ids(missing))
 
+    def _cards(self, text: str, q: ParsedQuery, cards: cardtext.CardLens | None,
+               result: SearchResult) -> list[cardtext.NamedCard]:
+        """The cards the query names (none for a pasted passage; ``result.cards``
+        stays None without card data)."""
+        if cards is None:
+            return []
+        result.cards = []
+        if q.passage or self.config.card_text_cards < 1:
+            return []
+        from crsearch.errors import DamagedStore
+
+        try:
+            result.cards = cards.named(text, self.config)
+        except DamagedStore as e:
+            result.notes.append(f"cards left out: {e}")
+        return result.cards
+
     def _layers(self, q: ParsedQuery, ranking: Ranking, trace: Trace, limit: int,
-                asked_skip: Set[str]) -> None:
+                asked_skip: Set[str], cards: Sequence[cardtext.NamedCard] = ()) -> None:
         """The exact layers, then the full text below them."""
         long_question = is_long_question(q, self.config)
         found = exact.find(self.index, q, long_question, self.config)
         for id, score, by in found.placed:
             ranking.add(id, score, by)
         if q.words or q.phrases:
-            full = self._full_text(q, found.together, long_question, trace, asked_skip)
+            full = self._full_text(q, found.together, long_question, trace, asked_skip, cards)
             for n, (id, score) in enumerate(full):
                 ranking.add(id, score, "words")
                 if n == 0:
@@ -159,7 +186,8 @@ class Engine:
                 ranking.add(id, 0.0, "words")
 
     def _full_text(self, q: ParsedQuery, together: Sequence[str], long_question: bool,
-                   trace: Trace, asked_skip: Set[str]) -> list[tuple[str, float]]:
+                   trace: Trace, asked_skip: Set[str],
+                   cards: Sequence[cardtext.NamedCard] = ()) -> list[tuple[str, float]]:
         """Retrieve, features, tables and (for a long question) fuse."""
         index, config = self.index, self.config
         terms = lexical.terms_of(index, q)
@@ -173,10 +201,12 @@ class Engine:
         scored = lexical.score(index, q, terms, got.hits, named, config)
         ranked, steps = scored.scores, {}
         if not q.passage:
-            lifted = boosts.lift(
-                q, ranked, boosts.named(index.tables, q, together,
-                                        exact.keyword_titles(index, q) if together else [], config),
-                index.id_set.__contains__, index.rule_order(), config)
+            found = boosts.named(index.tables, q, together,
+                                 exact.keyword_titles(index, q) if together else [], config)
+            if cards:
+                found += self._card_evidence(q, cards, ranked, found)
+            lifted = boosts.lift(q, ranked, found, index.id_set.__contains__, index.rule_order(),
+                                 config)
             trace.note(lifted.why)
             ranked, steps = lifted.scores, lifted.steps
         ranked = sorted(ranked, key=lambda t: -t[1])
@@ -185,6 +215,31 @@ class Engine:
         ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip)
         return fusion.subrules_first(
             ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrules_window)
+
+    def _card_evidence(self, q: ParsedQuery, cards: Sequence[cardtext.NamedCard],
+                       ranked: list[tuple[str, float]], found: list[boosts.Named]) -> list[boosts.Named]:
+        """What the cards the query names add: the rules-famous cards table's
+        rules for those its own matching missed (a lower-case or partial
+        name), and what the texts of the others say."""
+        table, config = self.index.tables.cards(), self.config
+
+        def famous(name: str) -> tuple[str, list[str]] | None:
+            for face in name.split(" // "):
+                got = table.lookup(" ".join(words(face)))
+                if got is not None:
+                    return got
+            return None
+
+        seen = {n.what for n in found if n.why == "card"}
+        out = []
+        if q.question:
+            for card in cards:
+                got = famous(card.name)
+                if got is not None and got[0] not in seen:
+                    seen.add(got[0])
+                    out.append(boosts.Named("card", got[0], config.card, tuple(got[1])))
+        return out + cardtext.evidence(list(cards), q, ranked, self.index.stems, config,
+                                       lambda name: famous(name) is not None)
 
     def _fuse(self, q: ParsedQuery, ranked: list[tuple[str, float]],
               evidence: dict[str, fusion.Evidence], trace: Trace,

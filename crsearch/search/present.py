@@ -54,6 +54,10 @@ class SearchResult:
     #: Where the full-text candidates came from: "fast" (the fast files) or
     #: "whoosh".  Not part of ``to_dict``.
     backend: str = ""
+    #: The cards the query names, with the rules terms of their text
+    #: (``cardtext.NamedCard``); None when no card data was consulted (none
+    #: imported), and then ``to_dict`` has no ``cards``.
+    cards: list[Any] | None = None
     #: With ``Engine.search(..., features=True)``: the learned fusion's
     #: feature row of each candidate of a long question (``fusion.FEATURES``),
     #: by id; else empty.  Not part of ``to_dict``.
@@ -63,6 +67,8 @@ class SearchResult:
         out: dict[str, Any] = {"query": self.query, "release": self.release,
                                "results": [h.to_dict(why) for h in self.results],
                                "suggestion": self.suggestion}
+        if self.cards is not None:
+            out["cards"] = [c.to_dict() for c in self.cards]
         if why:
             out["understood"] = self.understood
         return out

