@@ -161,7 +161,11 @@ class Rules:
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        return engine_for(self.stored(), config or DEFAULT).search(query, limit)
+        from crsearch.ingest.pipeline import embedder
+
+        stored = self.stored()
+        return engine_for(stored, config or DEFAULT,
+                          embed=embedder(self.store, stored)).search(query, limit)
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""

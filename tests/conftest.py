@@ -263,3 +263,12 @@ def archive_data_dir(tmp_path_factory) -> Path:
                              Store(root), build_index=False, jobs=2)
     assert all(r.error is None for r in results), [r.error for r in results if r.error]
     return root
+
+
+def copy_index(index_dir: Path, to: Path) -> Path:
+    """A copy of a stored release's search index, with the release's files it
+    reads its rules' texts from (the chapter files): the copy's index folder."""
+    import shutil
+
+    shutil.copytree(Path(index_dir).parent, to / "release")
+    return to / "release" / "index"

@@ -65,7 +65,10 @@ def _index_builder(store_root: str) -> Callable[[Release, Path], None]:
     def build_index(release: Release, folder: Path) -> None:
         from crsearch.search import build
 
-        build.build_index(release, folder / "index", _via(Store(store_root), release))
+        # Embeddings only for the newest release, once the batch is stored
+        # (``embed_newest``); the others build theirs on first use.
+        build.build_index(release, folder / "index", _via(Store(store_root), release),
+                          embeddings=False)
 
     return build_index
 
@@ -287,11 +290,52 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
         else:
             for n in todo:
                 publish(n, _stage(sources[n], root, build_index, None, force))
+        if build_index and stored:
+            embed_newest(store, results)
     except KeyboardInterrupt:
         raise ImportInterrupted(stored, total) from None
     finally:
         restore()
     return results
+
+
+def embedder(store: Store, stored: StoredRelease) -> Callable[[], str | None]:
+    """What builds the embeddings of a stored release's index made without
+    them (on first use): returns None, or why they could not be built."""
+
+    def embed() -> str | None:
+        from crsearch.search import build
+
+        try:
+            release = stored.release()
+        except CRSearchError as e:
+            return f"no embeddings: {e}"
+        through = _via(store, release, os.path.basename(stored.dir))
+        try:
+            return build.build_embeddings(release, stored.index_dir, through)
+        except OSError as e:
+            return f"no embeddings: {write_error(e, store.root)}"
+
+    return embed
+
+
+def embed_newest(store: Store, results: list[ImportResult]) -> None:
+    """Give the newest stored release its embeddings if its index lacks
+    them: a question on today's rules never waits for them."""
+    from crsearch.search import semantic
+
+    try:
+        newest = store.pick()
+    except CRSearchError:
+        return
+    index = newest.index_dir
+    if not (index / "terms.json").exists() or (index / semantic.META).exists():
+        return
+    warning = embedder(store, newest)()
+    if warning:
+        for r in results:
+            if r.stored is not None and r.stored.dir == newest.dir:
+                r.warnings.append(warning)
 
 
 def _relink(store: Store, done: ImportResult, linker: Any) -> Any:
@@ -375,4 +419,7 @@ def reindex(store: Store, stored: StoredRelease) -> None:
 
     release = stored.release()
     through = _via(store, release, os.path.basename(stored.dir))
-    store.replace_index(stored, lambda path: build.build_index(release, path, through))
+    # As an import does: embeddings now for the newest release only.
+    newest = stored.effective_date == store.pick().effective_date
+    store.replace_index(stored, lambda path: build.build_index(release, path, through,
+                                                               embeddings=newest))

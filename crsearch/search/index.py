@@ -26,7 +26,7 @@ from crsearch.search.backends import WhooshBackend, open_terms
 from crsearch.search.config import RankingConfig
 from crsearch.search.fastindex import FastBackend
 from crsearch.search.query import Reader
-from crsearch.search.schema import BM25_B, BM25_K1, INDEX_FORMAT
+from crsearch.search.schema import BM25_B, BM25_K1, EMBEDDINGS_BUILT, INDEX_FORMAT
 from crsearch.search.vocab import SITUATION
 
 #: A document's stored fields (id, kind, title, text, parent).
@@ -44,15 +44,17 @@ class Index:
     """
 
     def __init__(self, index_dir: Path, config: RankingConfig, fast: bool = True,
-                 vectors: Any = None):
+                 vectors: Any = None, embed: Callable[[], str | None] | None = None):
         self.index_dir = Path(index_dir)
         self.terms = open_terms(self.index_dir)
         self._lock = threading.Lock()
         self._whoosh: WhooshBackend | None = None
         self._bm25 = (config.bm25_b, config.bm25_k1)
-        self.fast = FastBackend.open(self.index_dir, INDEX_FORMAT) if fast else None
-        #: Where stored fields, frequencies and counts come from.
-        self.docs: FastBackend | WhooshBackend = self.fast or self.whoosh
+        files = FastBackend.open(self.index_dir, INDEX_FORMAT)
+        self.fast = files if fast else None
+        #: Where stored fields, frequencies and counts come from (Whoosh
+        #: stores no texts: with the fast files missing it shows none).
+        self.docs: FastBackend | WhooshBackend = files or self.whoosh
         #: Whether the fast files' BM25F scores are the ones asked for.
         self._fast_scores = self.fast is not None and self._bm25 == (BM25_B, BM25_K1)
         self.release: str = self.terms["effective_date"]
@@ -74,6 +76,10 @@ class Index:
         self._vectors: Any = vectors
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
+        #: Builds the embeddings an index was made without (``build.build_embeddings``);
+        #: returns None or why it could not.
+        self._embed = embed
+        self._built: str | None = None
         self._tables: Any = None
 
     # -- backends ----------------------------------------------------------------
@@ -205,7 +211,36 @@ class Index:
                         self._vectors = semantic.Vectors(self.index_dir)
                     except semantic.EmbeddingsUnavailable as e:
                         self.vectors_problem = str(e)
+                        if self._embed is not None and not (self.index_dir / semantic.META).exists():
+                            self._build_vectors()
         return self._vectors
+
+    def _build_vectors(self) -> None:
+        """Build the embeddings this index was made without (under the lock)."""
+        import time
+
+        from crsearch.search import semantic
+
+        assert self._embed is not None
+        took = time.perf_counter()
+        warning = self._embed()
+        if warning is not None:
+            self.vectors_problem = warning
+            return
+        try:
+            self._vectors = semantic.Vectors(self.index_dir)
+        except semantic.EmbeddingsUnavailable as e:
+            self.vectors_problem = str(e)
+            return
+        self.vectors_problem = None
+        self._built = (f"{EMBEDDINGS_BUILT} {self.release} rules on first use "
+                       f"({time.perf_counter() - took:.1f} s); later searches reuse them")
+
+    def take_built_note(self) -> str | None:
+        """Once: the line saying this index's embeddings were just built."""
+        with self._lock:
+            note, self._built = self._built, None
+        return note
 
     @property
     def tables(self) -> Any:
