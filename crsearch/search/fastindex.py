@@ -236,6 +236,7 @@ class FastBackend:
         self.stems: dict[str, str] = meta["stems"]
         self._shards: dict[str, dict[str, dict[str, Any]]] = {}
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
+        self._weights: dict[tuple[str, tuple[tuple[int, float], ...]], list[tuple[int, float]]] = {}
         self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
 
     @classmethod
@@ -330,8 +331,32 @@ class FastBackend:
                 if self.meta.get("every_stem") and stem not in self.meta["df"]:
                     return [], []   # in no document at all
                 return None
-            row = read_block(self.index_dir / FAST_POSTINGS, where)
+            try:
+                row = read_block(self.index_dir / FAST_POSTINGS, where)
+            except (OSError, ValueError):
+                return None  # damaged: Whoosh answers (``crsearch repair`` rebuilds)
             got = self._postings[stem] = (row[0], row[1:])
+        return got
+
+    def _weighted(self, stem: str, boosts: tuple[tuple[int, float], ...]
+                  ) -> list[tuple[int, float]] | None:
+        """(docnum, score) of ``stem`` for one weighting of the fields (cached:
+        a query's few weightings come back for every query)."""
+        key = (stem, boosts)
+        got = self._weights.get(key)
+        if got is None:
+            p = self.postings(stem)
+            if p is None:
+                return None
+            docs, scores = p
+            got = []
+            for i, d in enumerate(docs):
+                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
+                v = 0.0
+                for k, b in boosts:
+                    v += scores[k][i] * b
+                got.append((d, v))
+            self._weights[key] = got
         return got
 
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
@@ -343,23 +368,21 @@ class FastBackend:
 
         if required or filters or not set(fields) <= set(FIELD_BOOSTS):
             return None
-        boosts = [(k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields]
+        boosts = tuple((k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields)
         total: dict[int, float] = {}
+        get = total.get
         for s in pick:
-            p = self.postings(s)
-            if p is None:
+            weighted = self._weighted(s, boosts)
+            if weighted is None:
                 return None
-            docs, scores = p
-            for i, d in enumerate(docs):
-                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
-                v = 0.0
-                for k, b in boosts:
-                    v += scores[k][i] * b
-                total[d] = total.get(d, 0.0) + v
-        top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:limit]
+            for d, v in weighted:
+                total[d] = get(d, 0.0) + v
+        # Best score first, then document number, as Whoosh ranks them.
+        top = sorted([(-v, d) for d, v in total.items()])[:limit]
         docids = self.meta["docids"]
         out = []
-        for d, v in top:
+        for neg, d in top:
+            v = -neg
             doc = self.stored(docids[d])
             if doc is not None:
                 out.append((doc, v))

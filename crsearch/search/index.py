@@ -15,6 +15,7 @@ import math
 import re
 import threading
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ class Index:
         self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
+        self._spans: dict[str, list[numbers.Span]] = {}
+        self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
         self._vectors: Any = vectors
@@ -160,6 +163,13 @@ class Index:
             self._doc_cache[doc["id"]] = got
         return got
 
+    def doc_pairs(self, doc: Doc) -> set[tuple[str, str]]:
+        """The word pairs side by side in a stored document (cached)."""
+        got = self._pairs.get(doc["id"])
+        if got is None:
+            got = self._pairs[doc["id"]] = set(pairwise(self.doc_words(doc)[0]))
+        return got
+
     def situation_stems(self) -> frozenset[str]:
         """The stems of the situation words (``vocab.SITUATION``)."""
         if self._situation is None:
@@ -187,10 +197,13 @@ class Index:
 
     def cites(self, id: str, among: list[str]) -> set[str]:
         """The ids of ``among`` (in rule order) that a rule's text cites."""
-        from crsearch.rules.refs import references_in
+        from crsearch.rules.refs import cited_spans, span_targets
 
-        text = (self.stored(id) or {}).get("text", "")
-        return {t for r in references_in(text, among, self.id_set) for t in r.targets} - {id}
+        spans = self._spans.get(id)
+        if spans is None:
+            # What a text cites never changes; only a range's members depend on ``among``.
+            spans = self._spans[id] = cited_spans((self.stored(id) or {}).get("text", ""))
+        return {t for span in spans for t in span_targets(span, among, self.id_set)} - {id}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""

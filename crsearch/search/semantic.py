@@ -251,13 +251,18 @@ class Vectors:
             self._scales.byteswap()
         self._start = rows * 4
         self._memory: Memory | None = None
+        self._rows: dict[int, array] = {}
         self._unpack = struct.Struct(f"{DIM}b").unpack_from
 
     def _ints(self, n: int) -> tuple[int, ...]:
         return self._unpack(self._raw, self._start + n * DIM)
 
-    def _row(self, n: int) -> list[float]:
-        return list(map(self._scales[n].__mul__, self._ints(n)))
+    def _row(self, n: int) -> array:
+        got = self._rows.get(n)
+        if got is None:
+            # Kept: the same words and questions asked before come back.
+            got = self._rows[n] = array("d", map(self._scales[n].__mul__, self._ints(n)))
+        return got
 
     def query(self, text_words: list[str]) -> list[float] | None:
         """The normalised vector of the known words, or None if none is known."""
