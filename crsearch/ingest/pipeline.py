@@ -61,14 +61,19 @@ def release_from_site(folder: str | Path) -> Release:
     return refs.resolve(release)
 
 
-def _index_builder(store_root: str) -> Callable[[Release, Path], None]:
+def _index_builder(store_root: str, newest: bool = False) -> Callable[[Release, Path], None]:
     def build_index(release: Release, folder: Path) -> None:
         from crsearch.search import build
 
-        # Embeddings only for the newest release, once the batch is stored
-        # (``embed_newest``); the others build theirs on first use.
-        build.build_index(release, folder / "index", _via(Store(store_root), release),
-                          embeddings=False)
+        # Embeddings only for the newest release: a single import newer than
+        # every stored release gets them now, a batch's newest once the
+        # batch is stored (``embed_newest``); the others build theirs on
+        # first use.
+        store = Store(store_root)
+        embeddings = newest and all(s.effective_date < release.effective_date
+                                    for s in store.releases())
+        build.build_index(release, folder / "index", _via(store, release),
+                          embeddings=embeddings)
 
     return build_index
 
@@ -136,7 +141,7 @@ def warnings_for(release: Release) -> list[str]:
 
 
 def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None,
-           force: bool = False) -> ImportResult:
+           force: bool = False, alone: bool = False) -> ImportResult:
     """Parse one source and stage it in the store (runs in a worker process).
 
     A download whose text stops early (no Credits) is taken for a broken
@@ -160,7 +165,7 @@ def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = Non
         result.release = release
         result.warnings = warnings_for(release)
         result.staged = Store(store_root).stage(
-            release, _index_builder(store_root) if build_index else None, owner=owner)
+            release, _index_builder(store_root, alone) if build_index else None, owner=owner)
     except CRSearchError as e:
         result.error = str(e)
     except (UnicodeError, ValueError) as e:
@@ -289,7 +294,7 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
                 pool.join()
         else:
             for n in todo:
-                publish(n, _stage(sources[n], root, build_index, None, force))
+                publish(n, _stage(sources[n], root, build_index, None, force, len(todo) == 1))
         if build_index and stored:
             embed_newest(store, results)
     except KeyboardInterrupt:

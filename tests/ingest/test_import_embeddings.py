@@ -56,3 +56,15 @@ def test_the_cli_says_on_stderr_that_it_built_the_embeddings(two_releases):
     assert "built the embeddings" not in r.stdout
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0 and "built the embeddings" not in r.stderr + r.stdout
+
+
+def test_a_single_newer_release_gets_its_embeddings_while_staged(tmp_path, mini_bytes, monkeypatch):
+    from crsearch.ingest import pipeline
+    from crsearch.ingest.sources import Source
+    from crsearch.search import semantic
+
+    later = []
+    monkeypatch.setattr(pipeline, "embedder", lambda store, stored: later.append(1) or (lambda: None))
+    data = tmp_path / "data"
+    assert pipeline.import_sources([Source("new.txt", mini_bytes)], Store(data))[0].error is None
+    assert (Store(data).pick().index_dir / semantic.META).exists() and later == []
