@@ -161,11 +161,15 @@ class Rules:
         _check("Rules.search", query=(query, (str,)), limit=(limit, (int,)))
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
-        from crsearch.ingest.pipeline import embedder
-
         stored = self.stored()
-        return engine_for(stored, config or DEFAULT,
-                          embed=embedder(self.store, stored)).search(query, limit)
+
+        def embed() -> str | None:
+            # Imported when a question needs it: a search's start-up stays small.
+            from crsearch.ingest.pipeline import embedder
+
+            return embedder(self.store, stored)()
+
+        return engine_for(stored, config or DEFAULT, embed=embed).search(query, limit)
 
     def define(self, term: str) -> Definition:
         """The glossary entry for ``term`` (case, plurals and typos forgiven)."""

@@ -306,11 +306,13 @@ class FastBackend:
 
     def _texts(self, key: str) -> dict[str, str]:
         """The rules' texts of one block, from the release's chapter file."""
-        from crsearch.store.datadir import read_json
+        from crsearch.store.datadir import read_bytes
 
         name = (self.meta.get("texts") or {}).get(key)
         try:
-            rules = read_json(chapters_of(self.index_dir) / name, "chapter") if name else []
+            # read_bytes checks the file (regular, within the chapter limit).
+            rules = json.loads(read_bytes(chapters_of(self.index_dir) / name, "chapter")) \
+                if name else []
             return {r["id"]: r.get("text", "") for r in rules}
         except (OSError, ValueError, TypeError, KeyError):
             return {}  # a damaged chapter file: `crsearch repair` restores it
