@@ -216,7 +216,15 @@ class Rules:
         if not query.strip():
             raise BadInput("the query is empty: type a rule number, a keyword, a term or a question")
         stored = self.stored()
-        return engine_for(stored, config or DEFAULT).search(query, limit, cards=self._card_lens(stored))
+
+        def embed() -> str | None:
+            # Imported when a question needs it: a search's start-up stays small.
+            from crsearch.ingest.pipeline import embedder
+
+            return embedder(self.store, stored)()
+
+        return engine_for(stored, config or DEFAULT, embed=embed).search(
+            query, limit, cards=self._card_lens(stored))
 
     def _card_lens(self, stored: StoredRelease) -> Any:
         """The imported card data as the search reads it (None without card data)."""

@@ -427,3 +427,12 @@ def cards_site(tmp_path_factory, markup_cards_dir):
 
     out = tmp_path_factory.mktemp("site-cards") / "site"
     return Rules.open(markup_cards_dir).build_site(out, cards=True)
+
+
+def copy_index(index_dir: Path, to: Path) -> Path:
+    """A copy of a stored release's search index, with the release's files it
+    reads its rules' texts from (the chapter files): the copy's index folder."""
+    import shutil
+
+    shutil.copytree(Path(index_dir).parent, to / "release")
+    return to / "release" / "index"

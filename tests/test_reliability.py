@@ -261,7 +261,7 @@ def test_damaged_index_files_are_one_line_and_repair_rebuilds_them(tmp_path):
     assert run(data, "update", "--from", str(src)).exit_code == 0
     index = Store(data).pick().index_dir
     segment = next(index.glob("*.seg")).name
-    for name in ("terms.json", "fast.json", "fast-docs.jsonl", "fast-postings.jsonl", segment):
+    for name in ("terms.json", "fast.json", "fast-docs.z", "fast-postings.z", segment):
         index = Store(data).pick().index_dir
         if name.endswith(".seg"):
             name = next(index.glob("*.seg")).name

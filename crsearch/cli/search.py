@@ -48,6 +48,13 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
 
     text = " ".join(query)
     result = rules(ctx).search(text, limit)
+    from crsearch.search.schema import EMBEDDINGS_BUILT
+
+    # Said once, on stderr: the output stays the search's.
+    for note in [n for n in result.notes if n.startswith(EMBEDDINGS_BUILT)]:
+        click.echo(f"Note: {note}", err=True)
+        if not as_json:
+            result.notes.remove(note)
     if as_json:
         emit_json(result.to_dict(why=why))
         if not result.results:

@@ -61,11 +61,19 @@ def release_from_site(folder: str | Path) -> Release:
     return refs.resolve(release)
 
 
-def _index_builder(store_root: str) -> Callable[[Release, Path], None]:
+def _index_builder(store_root: str, newest: bool = False) -> Callable[[Release, Path], None]:
     def build_index(release: Release, folder: Path) -> None:
         from crsearch.search import build
 
-        build.build_index(release, folder / "index", _via(Store(store_root), release))
+        # Embeddings only for the newest release: a single import newer than
+        # every stored release gets them now, a batch's newest once the
+        # batch is stored (``embed_newest``); the others build theirs on
+        # first use.
+        store = Store(store_root)
+        embeddings = newest and all(s.effective_date < release.effective_date
+                                    for s in store.releases())
+        build.build_index(release, folder / "index", _via(store, release),
+                          embeddings=embeddings)
 
     return build_index
 
@@ -133,7 +141,7 @@ def warnings_for(release: Release) -> list[str]:
 
 
 def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None,
-           force: bool = False) -> ImportResult:
+           force: bool = False, alone: bool = False) -> ImportResult:
     """Parse one source and stage it in the store (runs in a worker process).
 
     A download whose text stops early (no Credits) is taken for a broken
@@ -157,7 +165,7 @@ def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = Non
         result.release = release
         result.warnings = warnings_for(release)
         result.staged = Store(store_root).stage(
-            release, _index_builder(store_root) if build_index else None, owner=owner)
+            release, _index_builder(store_root, alone) if build_index else None, owner=owner)
     except CRSearchError as e:
         result.error = str(e)
     except (UnicodeError, ValueError) as e:
@@ -286,12 +294,53 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
                 pool.join()
         else:
             for n in todo:
-                publish(n, _stage(sources[n], root, build_index, None, force))
+                publish(n, _stage(sources[n], root, build_index, None, force, len(todo) == 1))
+        if build_index and stored:
+            embed_newest(store, results)
     except KeyboardInterrupt:
         raise ImportInterrupted(stored, total) from None
     finally:
         restore()
     return results
+
+
+def embedder(store: Store, stored: StoredRelease) -> Callable[[], str | None]:
+    """What builds the embeddings of a stored release's index made without
+    them (on first use): returns None, or why they could not be built."""
+
+    def embed() -> str | None:
+        from crsearch.search import build
+
+        try:
+            release = stored.release()
+        except CRSearchError as e:
+            return f"no embeddings: {e}"
+        through = _via(store, release, os.path.basename(stored.dir))
+        try:
+            return build.build_embeddings(release, stored.index_dir, through)
+        except OSError as e:
+            return f"no embeddings: {write_error(e, store.root)}"
+
+    return embed
+
+
+def embed_newest(store: Store, results: list[ImportResult]) -> None:
+    """Give the newest stored release its embeddings if its index lacks
+    them: a question on today's rules never waits for them."""
+    from crsearch.search import semantic
+
+    try:
+        newest = store.pick()
+    except CRSearchError:
+        return
+    index = newest.index_dir
+    if not (index / "terms.json").exists() or (index / semantic.META).exists():
+        return
+    warning = embedder(store, newest)()
+    if warning:
+        for r in results:
+            if r.stored is not None and r.stored.dir == newest.dir:
+                r.warnings.append(warning)
 
 
 def _relink(store: Store, done: ImportResult, linker: Any) -> Any:
@@ -375,4 +424,7 @@ def reindex(store: Store, stored: StoredRelease) -> None:
 
     release = stored.release()
     through = _via(store, release, os.path.basename(stored.dir))
-    store.replace_index(stored, lambda path: build.build_index(release, path, through))
+    # As an import does: embeddings now for the newest release only.
+    newest = stored.effective_date == store.pick().effective_date
+    store.replace_index(stored, lambda path: build.build_index(release, path, through,
+                                                               embeddings=newest))

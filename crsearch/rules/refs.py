@@ -37,11 +37,7 @@ def references_in(text: str, existing: list[str], exists: set[str],
         targets: list[str] = []
         missing: list[str] = []
         for span in spans:
-            if span.start == span.end:
-                # The common case needs no search through every id.
-                members = [span.start] if span.start in exists else []
-            else:
-                members = numbers.expand(span, _between(span, existing, keys))
+            members = span_targets(span, existing, exists, keys)
             for endpoint in {span.start, span.end}:
                 if endpoint not in exists:
                     missing.append(endpoint)
@@ -50,6 +46,24 @@ def references_in(text: str, existing: list[str], exists: set[str],
                     targets.append(m)
         found.append(Reference(printed, targets, missing))
     return found
+
+
+def cited_spans(text: str) -> list[numbers.Span]:
+    """The spans of every reference printed in ``text`` (what
+    ``references_in`` resolves), in order."""
+    if not _DIGIT.search(text):
+        return []
+    text = _COMMA_TYPO.sub(r"\1.", text)
+    return [span for _s, _e, _p, spans in numbers.find_references(text) for span in spans]
+
+
+def span_targets(span: numbers.Span, existing: list[str], exists: set[str],
+                 keys: list[tuple] | None = None) -> list[str]:
+    """The ids of ``existing`` a span names (see ``references_in``)."""
+    if span.start == span.end:
+        # The common case needs no search through every id.
+        return [span.start] if span.start in exists else []
+    return numbers.expand(span, _between(span, existing, keys))
 
 
 def _between(span: numbers.Span, existing: list[str], keys: list[tuple] | None) -> list[str]:

@@ -134,9 +134,11 @@ def terms_of(release: Release) -> dict[str, Any]:
 
 # -- building ----------------------------------------------------------------
 
-def build_index(release: Release, path: Path, via: Via | None = None) -> str | None:
+def build_index(release: Release, path: Path, via: Via | None = None,
+                embeddings: bool = True) -> str | None:
     """Build the search index of ``release`` in the folder ``path``, with
-    the embeddings of its documents (see ``embed``).  Returns None, or a
+    the embeddings of its documents unless ``embeddings`` is false (they are
+    then built on first use: ``build_embeddings``).  Returns None, or a
     one-line warning when the embeddings could not be built.
 
     ``path`` must not exist or be empty; the caller (``store.save`` or
@@ -156,7 +158,7 @@ def build_index(release: Release, path: Path, via: Via | None = None) -> str | N
     docs = documents(release)
     try:
         for doc in docs:
-            writer.add_document(**{k: v for k, v in doc.items() if v != "" or k in ("title", "parent")})
+            writer.add_document(**whoosh_fields(doc))
         writer.commit(optimize=False)
     except BaseException:
         writer.cancel()
@@ -164,14 +166,45 @@ def build_index(release: Release, path: Path, via: Via | None = None) -> str | N
     terms = terms_of(release)
     with open(path / TERMS, "w", encoding="utf-8") as f:
         json.dump(terms, f, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    from crsearch.search import fastindex, semantic, tables
+    from crsearch.search import fastindex, tables
     from crsearch.search.asked import doc_texts
-    from crsearch.search.query import Reader
-    from crsearch.search.vocab import slang_words
 
     # The shipped tables' rule ids, carried into this release (tables.py).
     carry = tables.Carry(release.effective_date, doc_texts(docs), via)
     fastindex.write(ix, docs, terms, path, carry)
+    if not embeddings:
+        return None
+    return _embed(docs, terms, path, carry)
+
+
+def whoosh_fields(doc: dict[str, Any]) -> dict[str, Any]:
+    """What Whoosh keeps of a document: its indexed fields, and only its id
+    and kind stored (the texts come from the fast files and the release)."""
+    return {k: v for k, v in doc.items() if v != "" and k not in ("title", "parent")}
+
+
+def build_embeddings(release: Release, path: Path, via: Via | None = None) -> str | None:
+    """Add the embeddings to the finished index of ``release`` in ``path``
+    (one built with ``embeddings=False``).  Returns None, or a one-line
+    warning when they could not be built.
+
+    Each file is renamed into place, the data before its description: an
+    interrupted build leaves no embeddings (and no part of them) that a
+    search would read, and searches running meanwhile go on without them.
+    """
+    from crsearch.search import tables
+    from crsearch.search.asked import doc_texts
+
+    docs = documents(release)
+    carry = tables.Carry(release.effective_date, doc_texts(docs), via)
+    return _embed(docs, terms_of(release), Path(path), carry)
+
+
+def _embed(docs: list[dict[str, Any]], terms: dict[str, Any], path: Path, carry: Any) -> str | None:
+    from crsearch.search import semantic, tables
+    from crsearch.search.query import Reader
+    from crsearch.search.vocab import slang_words
+
     # Meanings for questions; without them (no model) search stays lexical.
     # The questions asked before are read by this very index, as a search
     # will read a new question, so that their vectors compare.

@@ -24,7 +24,7 @@ opened index, which many threads may search at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,12 @@ class Engine:
     threads at once (it keeps nothing of a query)."""
 
     def __init__(self, index_dir: Path, config: RankingConfig = DEFAULT, fast: bool = True,
-                 vectors: Any = None):
+                 vectors: Any = None, embed: Callable[[], str | None] | None = None):
         self.index_dir = Path(index_dir)
         self.config = config
-        self.index = Index(self.index_dir, config, fast=fast, vectors=vectors)
+        # ``embed`` builds the embeddings of an index made without them, on
+        # the first question that needs them (``Index.vectors``).
+        self.index = Index(self.index_dir, config, fast=fast, vectors=vectors, embed=embed)
         self.release = self.index.release
 
     def close(self) -> None:
@@ -131,6 +133,9 @@ class Engine:
                 result.understood["cards"] = [c.name for c in result.cards]
             if self.index.vectors_problem and q.question:
                 result.notes.append(f"semantic ranking off: {self.index.vectors_problem}")
+            built = self.index.take_built_note()
+            if built:
+                result.notes.append(built)
         result.results = present.hits(self.index, ranking.top(limit), q, trace.why,
                                       self.config.snippet_words)
         result.backend = trace.backend
@@ -263,9 +268,11 @@ _ENGINES: dict[tuple[str, str], tuple[tuple[int, int], Engine]] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
-def engine_for(stored: Any, config: RankingConfig = DEFAULT) -> Engine:
+def engine_for(stored: Any, config: RankingConfig = DEFAULT,
+               embed: Callable[[], str | None] | None = None) -> Engine:
     """An Engine for a StoredRelease and a ranking, cached per index folder
-    until the index is rebuilt (a rebuild publishes a new ``terms.json``)."""
+    until the index is rebuilt (a rebuild publishes a new ``terms.json``).
+    ``embed`` builds the index's embeddings if it was made without them."""
     key = (str(stored.index_dir), "" if config is DEFAULT else config.key())
     try:
         st = (Path(stored.index_dir) / TERMS).stat()
@@ -277,7 +284,7 @@ def engine_for(stored: Any, config: RankingConfig = DEFAULT) -> Engine:
         if got is None or got[0] != stamp:
             if got is not None:
                 got[1].close()
-            got = _ENGINES[key] = (stamp, Engine(stored.index_dir, config))
+            got = _ENGINES[key] = (stamp, Engine(stored.index_dir, config, embed=embed))
         return got[1]
 
 

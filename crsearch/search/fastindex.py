@@ -1,17 +1,20 @@
 """The Whoosh-free files that answer common queries: writer and reader together.
 
-Written next to the Whoosh index at build time, read by ``FastBackend``:
+Written next to the Whoosh index at build time, read by ``FastBackend``
+(each ``.z`` file is a run of zlib-compressed JSON blocks, read one at a time):
 
 - ``fast.json``: the document numbers' ids, each word's stem, each stem's
   document frequency in ``text``, and where the blocks below start;
-- ``fast-postings.jsonl``: for every stem that is not too common, every
+- ``fast-postings.z``: for every stem that is not too common, every
   document that has it with its BM25F score, summed over the boosted fields
   exactly as the full-text query sums them;
-- ``fast-docs.jsonl``: the stored fields, one chapter per line;
-- ``fast-topics.jsonl`` and ``fast-cards.jsonl``: the judges' topics with
+- ``fast-docs.z``: the stored fields, one chapter per block; a rule's
+  text is left out (null) when the index sits in a stored release whose
+  chapter file holds that very text: it is read from there;
+- ``fast-topics.z`` and ``fast-cards.z``: the judges' topics with
   their cues stemmed, and the cards table's matching data, their rule ids
-  carried into this release (``tables.py``), one line per first letter (a
-  query reads its words' letters only); ``fast.json`` says where each line
+  carried into this release (``tables.py``), one block per first letter (a
+  query reads its words' letters only); ``fast.json`` says where each block
   starts and the checksum of the data files each came from (a stale or
   damaged copy is made again in memory, never trusted).
 
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
 
 
 def shard_of(id: str) -> str:
-    """Which block of ``fast-docs.jsonl`` holds the stored fields of ``id``."""
+    """Which block of ``fast-docs.z`` holds the stored fields of ``id``."""
     if id.startswith(GLOSSARY_PREFIX):
         return "glossary"
     head = id.split(".", 1)[0]
@@ -99,8 +102,7 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
                     while m.is_active():
                         per.setdefault(m.id(), [0.0] * len(FIELD_BOOSTS))[k] = m.score()
                         m.next()
-                line = json.dumps([list(per), *zip(*per.values())],
-                                  separators=(",", ":")).encode() + b"\n"
+                line = pack([list(per), *zip(*per.values())])
                 offsets[st] = [f.tell(), len(line)]
                 f.write(line)
     stems: dict[str, str] = {}
@@ -111,16 +113,25 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
 
     for w in cue_words():
         stems[w] = stem(w)
+    chapter_texts = _chapter_texts(path)
+    texts: dict[str, str] = {}
     for d in docs:
         for w in words(d.get("text", "")) + words(d.get("title", "")):
             if w not in stems:
                 stems[w] = stem(w)
-        shards.setdefault(shard_of(d["id"]), []).append(
-            [d["id"], d["kind"], d.get("title", ""), d.get("text", ""), d.get("parent", "")])
+        key = shard_of(d["id"])
+        text: str | None = d.get("text", "")
+        if text and d["kind"] in ("rule", "subrule") \
+                and chapter_texts(d.get("chapter", "")).get(d["id"]) == text:
+            # The release's chapter file holds it: not stored twice.
+            texts[key] = f"{d['chapter']}.json"
+            text = None
+        shards.setdefault(key, []).append(
+            [d["id"], d["kind"], d.get("title", ""), text, d.get("parent", "")])
     blocks: dict[str, list[int]] = {}
     with open(path / FAST_DOCS, "wb") as f:
         for key, rows in shards.items():
-            line = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+            line = pack(rows)
             blocks[key] = [f.tell(), len(line)]
             f.write(line)
     from crsearch.paths import data_digest
@@ -136,7 +147,7 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
         parts: dict[str, list[int]] = {}
         with open(path / name, "wb") as f:
             for letter, part in ready[what].items():
-                line = json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+                line = pack(part)
                 parts[letter] = [f.tell(), len(line)]
                 f.write(line)
             size = f.tell()
@@ -144,9 +155,32 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
     tables["cards"]["longest"] = longest
     with open(path / FAST, "w", encoding="utf-8") as f:
         json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks, "every_stem": True,
+                   "postings": offsets, "docs": blocks, "texts": texts, "every_stem": True,
                    "tables": tables}, f, ensure_ascii=False,
                   separators=(",", ":"))
+
+
+def chapters_of(index_dir: Path) -> Path:
+    """The chapter files of the stored release an index belongs to."""
+    return Path(index_dir).parent / "chapters"
+
+
+def _chapter_texts(index_dir: Path) -> Callable[[str], dict[str, str]]:
+    """Each rule's text by id, as the chapter files beside the index hold
+    it (none when the index is not in a stored release)."""
+    folder = chapters_of(index_dir)
+    got: dict[str, dict[str, str]] = {}
+
+    def texts(chapter: str) -> dict[str, str]:
+        if chapter not in got:
+            try:
+                with open(folder / f"{chapter}.json", encoding="utf-8") as f:
+                    got[chapter] = {r["id"]: r.get("text", "") for r in json.load(f)}
+            except (OSError, ValueError, TypeError, KeyError):
+                got[chapter] = {}
+        return got[chapter]
+
+    return texts
 
 
 def default_carry(date: str, docs: list[dict[str, Any]]) -> Carry:
@@ -169,10 +203,25 @@ def ready_tables(carry: Carry, stem: Callable[[str], str]) -> tuple[dict[str, di
              "cards": table_by_letter(cards)}, cards["longest"])
 
 
+def pack(data: Any) -> bytes:
+    """One block of a fast file: compact JSON, zlib-compressed (a block is
+    read on its own, and JSON of scores and texts shrinks to a quarter)."""
+    import zlib
+
+    return zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
+
+
 def read_block(path: Path, where: list[int]) -> Any:
+    """The block at ``where`` ([offset, length]); ValueError when damaged."""
+    import zlib
+
     with open(path, "rb") as f:
         f.seek(where[0])
-        return json.loads(f.read(where[1]))
+        raw = f.read(where[1])
+    try:
+        return json.loads(zlib.decompress(raw))
+    except zlib.error as e:
+        raise ValueError(f"damaged block ({e})") from None
 
 
 class FastBackend:
@@ -187,6 +236,7 @@ class FastBackend:
         self.stems: dict[str, str] = meta["stems"]
         self._shards: dict[str, dict[str, dict[str, Any]]] = {}
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
+        self._weights: dict[tuple[str, tuple[tuple[int, float], ...]], list[tuple[int, float]]] = {}
         self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
 
     @classmethod
@@ -224,9 +274,10 @@ class FastBackend:
             try:
                 with open(self.index_dir / TERMS, encoding="utf-8") as f:
                     date = json.load(f)["effective_date"]
-                with open(self.index_dir / FAST_DOCS, "rb") as f:
-                    docs = [{"id": r[0], "title": r[2], "text": r[3]}
-                            for line in f for r in json.loads(line)]
+                ids = [r[0] for where in self.meta["docs"].values()
+                       for r in read_block(self.index_dir / FAST_DOCS, where)]
+                docs = [{"id": d["id"], "title": d["title"], "text": d["text"]}
+                        for d in map(self.stored, ids) if d is not None]
             except (OSError, ValueError, KeyError, TypeError, IndexError):
                 return None
             from crsearch.search.schema import load_whoosh
@@ -246,10 +297,25 @@ class FastBackend:
         if shard is None:
             where = self.meta["docs"].get(key)
             rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
+            texts = self._texts(key) if any(r[3] is None for r in rows) else {}
             shard = self._shards[key] = {
-                r[0]: {"id": r[0], "kind": r[1], "title": r[2], "text": r[3], "parent": r[4]}
+                r[0]: {"id": r[0], "kind": r[1], "title": r[2],
+                       "text": texts.get(r[0], "") if r[3] is None else r[3], "parent": r[4]}
                 for r in rows}
         return shard.get(id)
+
+    def _texts(self, key: str) -> dict[str, str]:
+        """The rules' texts of one block, from the release's chapter file."""
+        from crsearch.store.datadir import read_bytes
+
+        name = (self.meta.get("texts") or {}).get(key)
+        try:
+            # read_bytes checks the file (regular, within the chapter limit).
+            rules = json.loads(read_bytes(chapters_of(self.index_dir) / name, "chapter")) \
+                if name else []
+            return {r["id"]: r.get("text", "") for r in rules}
+        except (OSError, ValueError, TypeError, KeyError):
+            return {}  # a damaged chapter file: `crsearch repair` restores it
 
     def doc_frequency(self, stem: str) -> int:
         return self.meta["df"].get(stem, 0)
@@ -267,8 +333,32 @@ class FastBackend:
                 if self.meta.get("every_stem") and stem not in self.meta["df"]:
                     return [], []   # in no document at all
                 return None
-            row = read_block(self.index_dir / FAST_POSTINGS, where)
+            try:
+                row = read_block(self.index_dir / FAST_POSTINGS, where)
+            except (OSError, ValueError):
+                return None  # damaged: Whoosh answers (``crsearch repair`` rebuilds)
             got = self._postings[stem] = (row[0], row[1:])
+        return got
+
+    def _weighted(self, stem: str, boosts: tuple[tuple[int, float], ...]
+                  ) -> list[tuple[int, float]] | None:
+        """(docnum, score) of ``stem`` for one weighting of the fields (cached:
+        a query's few weightings come back for every query)."""
+        key = (stem, boosts)
+        got = self._weights.get(key)
+        if got is None:
+            p = self.postings(stem)
+            if p is None:
+                return None
+            docs, scores = p
+            got = []
+            for i, d in enumerate(docs):
+                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
+                v = 0.0
+                for k, b in boosts:
+                    v += scores[k][i] * b
+                got.append((d, v))
+            self._weights[key] = got
         return got
 
     def candidates(self, pick: list[str], fields: dict[str, float], required: list[list[str]],
@@ -280,23 +370,21 @@ class FastBackend:
 
         if required or filters or not set(fields) <= set(FIELD_BOOSTS):
             return None
-        boosts = [(k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields]
+        boosts = tuple((k, fields[f]) for k, f in enumerate(FIELD_BOOSTS) if f in fields)
         total: dict[int, float] = {}
+        get = total.get
         for s in pick:
-            p = self.postings(s)
-            if p is None:
+            weighted = self._weighted(s, boosts)
+            if weighted is None:
                 return None
-            docs, scores = p
-            for i, d in enumerate(docs):
-                # Summed field by field in FIELD_BOOSTS order, as Whoosh does.
-                v = 0.0
-                for k, b in boosts:
-                    v += scores[k][i] * b
-                total[d] = total.get(d, 0.0) + v
-        top = sorted(total.items(), key=lambda t: (-t[1], t[0]))[:limit]
+            for d, v in weighted:
+                total[d] = get(d, 0.0) + v
+        # Best score first, then document number, as Whoosh ranks them.
+        top = sorted([(-v, d) for d, v in total.items()])[:limit]
         docids = self.meta["docids"]
         out = []
-        for d, v in top:
+        for neg, d in top:
+            v = -neg
             doc = self.stored(docids[d])
             if doc is not None:
                 out.append((doc, v))

@@ -15,6 +15,7 @@ import math
 import re
 import threading
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from crsearch.search.backends import WhooshBackend, open_terms
 from crsearch.search.config import RankingConfig
 from crsearch.search.fastindex import FastBackend
 from crsearch.search.query import Reader
-from crsearch.search.schema import BM25_B, BM25_K1, INDEX_FORMAT
+from crsearch.search.schema import BM25_B, BM25_K1, EMBEDDINGS_BUILT, INDEX_FORMAT
 from crsearch.search.vocab import SITUATION
 
 #: A document's stored fields (id, kind, title, text, parent).
@@ -44,15 +45,17 @@ class Index:
     """
 
     def __init__(self, index_dir: Path, config: RankingConfig, fast: bool = True,
-                 vectors: Any = None):
+                 vectors: Any = None, embed: Callable[[], str | None] | None = None):
         self.index_dir = Path(index_dir)
         self.terms = open_terms(self.index_dir)
         self._lock = threading.Lock()
         self._whoosh: WhooshBackend | None = None
         self._bm25 = (config.bm25_b, config.bm25_k1)
-        self.fast = FastBackend.open(self.index_dir, INDEX_FORMAT) if fast else None
-        #: Where stored fields, frequencies and counts come from.
-        self.docs: FastBackend | WhooshBackend = self.fast or self.whoosh
+        files = FastBackend.open(self.index_dir, INDEX_FORMAT)
+        self.fast = files if fast else None
+        #: Where stored fields, frequencies and counts come from (Whoosh
+        #: stores no texts: with the fast files missing it shows none).
+        self.docs: FastBackend | WhooshBackend = files or self.whoosh
         #: Whether the fast files' BM25F scores are the ones asked for.
         self._fast_scores = self.fast is not None and self._bm25 == (BM25_B, BM25_K1)
         self.release: str = self.terms["effective_date"]
@@ -69,11 +72,17 @@ class Index:
         self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
+        self._spans: dict[str, list[numbers.Span]] = {}
+        self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
         self._vectors: Any = vectors
         #: Why the embeddings cannot be used (one line), once tried.
         self.vectors_problem: str | None = None
+        #: Builds the embeddings an index was made without (``build.build_embeddings``);
+        #: returns None or why it could not.
+        self._embed = embed
+        self._built: str | None = None
         self._tables: Any = None
 
     # -- backends ----------------------------------------------------------------
@@ -154,6 +163,13 @@ class Index:
             self._doc_cache[doc["id"]] = got
         return got
 
+    def doc_pairs(self, doc: Doc) -> set[tuple[str, str]]:
+        """The word pairs side by side in a stored document (cached)."""
+        got = self._pairs.get(doc["id"])
+        if got is None:
+            got = self._pairs[doc["id"]] = set(pairwise(self.doc_words(doc)[0]))
+        return got
+
     def situation_stems(self) -> frozenset[str]:
         """The stems of the situation words (``vocab.SITUATION``)."""
         if self._situation is None:
@@ -181,10 +197,13 @@ class Index:
 
     def cites(self, id: str, among: list[str]) -> set[str]:
         """The ids of ``among`` (in rule order) that a rule's text cites."""
-        from crsearch.rules.refs import references_in
+        from crsearch.rules.refs import cited_spans, span_targets
 
-        text = (self.stored(id) or {}).get("text", "")
-        return {t for r in references_in(text, among, self.id_set) for t in r.targets} - {id}
+        spans = self._spans.get(id)
+        if spans is None:
+            # What a text cites never changes; only a range's members depend on ``among``.
+            spans = self._spans[id] = cited_spans((self.stored(id) or {}).get("text", ""))
+        return {t for span in spans for t in span_targets(span, among, self.id_set)} - {id}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""
@@ -205,7 +224,36 @@ class Index:
                         self._vectors = semantic.Vectors(self.index_dir)
                     except semantic.EmbeddingsUnavailable as e:
                         self.vectors_problem = str(e)
+                        if self._embed is not None and not (self.index_dir / semantic.META).exists():
+                            self._build_vectors()
         return self._vectors
+
+    def _build_vectors(self) -> None:
+        """Build the embeddings this index was made without (under the lock)."""
+        import time
+
+        from crsearch.search import semantic
+
+        assert self._embed is not None
+        took = time.perf_counter()
+        warning = self._embed()
+        if warning is not None:
+            self.vectors_problem = warning
+            return
+        try:
+            self._vectors = semantic.Vectors(self.index_dir)
+        except semantic.EmbeddingsUnavailable as e:
+            self.vectors_problem = str(e)
+            return
+        self.vectors_problem = None
+        self._built = (f"{EMBEDDINGS_BUILT} {self.release} rules on first use "
+                       f"({time.perf_counter() - took:.1f} s); later searches reuse them")
+
+    def take_built_note(self) -> str | None:
+        """Once: the line saying this index's embeddings were just built."""
+        with self._lock:
+            note, self._built = self._built, None
+        return note
 
     @property
     def tables(self) -> Any:

@@ -180,15 +180,16 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
     if len(w.stem_set) > 1:
         # Coverage: every query word present matters more than tf.
         # Weighted by idf: "player" in a question says little.
-        got = sum(w.weights[s] for s in w.stem_set if s in tstems
-                  or any(a <= tstems for a in w.alts.get(s, ())))
+        weights, alts = w.weights, w.alts
+        got = sum(weights[s] for s in w.stem_set if s in tstems
+                  or (s in alts and any(a <= tstems for a in alts[s])))
         e.coverage = (got / w.total_weight) ** 2
         score += config.coverage * e.coverage
     if w.question and w.in_candidates.get(doc["id"], 0) >= config.parent_min:
         # A rule whose subrules answer the question sums them up.
         e.parent = min(w.in_candidates[doc["id"]], config.parent_max)
         score += config.parent * e.parent
-    tb = set(pairwise(tw))
+    tb = index.doc_pairs(doc)
     if q.passage and w.qbigrams:
         # A pasted passage: how much of its wording the rule has.
         score += config.passage * len(w.qbigrams & tb) / len(w.qbigrams)
@@ -205,12 +206,13 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
     if doc["kind"] == "glossary" and not q.passage and len(w.stem_set) > 1:
         e.glossary = 1.0
         score -= config.glossary_multi
-    joined = f" {' '.join(tw)} "
-    has_all = all(f" {p} " in joined for p in q.phrases)
-    if q.phrases and has_all:
-        score += config.phrase
-    if q.phrases and not q.passage and not has_all:
-        return None  # a typed "quoted phrase" must appear as written
+    if q.phrases:
+        joined = f" {' '.join(tw)} "
+        has_all = all(f" {p} " in joined for p in q.phrases)
+        if has_all:
+            score += config.phrase
+        elif not q.passage:
+            return None  # a typed "quoted phrase" must appear as written
     if doc["kind"] in ("chapter", "section"):
         e.chapter = 1.0
         score -= config.chapter

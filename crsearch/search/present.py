@@ -3,6 +3,7 @@ the matched words' spans and why each was found (``--why``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -125,13 +126,19 @@ def understood(q: ParsedQuery, semantic: str | None) -> dict[str, Any]:
 _WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _folded(word: str) -> str:
+    # The same few thousand words come back in every result list.
+    return fold(word)
+
+
 def snippet_of(text: str, stems: set[str], stemmer: Callable[[str], str], size: int
                ) -> tuple[str, list[tuple[int, int]]]:
     """The window of ``size`` words of ``text`` with the most matched words,
     and their spans."""
     text = " ".join(text.split())
     spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
-    matched = [i for i, (a, b) in enumerate(spans) if stemmer(fold(text[a:b])) in stems]
+    matched = [i for i, (a, b) in enumerate(spans) if stemmer(_folded(text[a:b])) in stems]
     if not spans:
         return text[:200], []
     start, end = _window(len(spans), matched, size)
@@ -151,9 +158,14 @@ def _window(n: int, matched: list[int], size: int) -> tuple[int, int]:
     if n <= size:
         return 0, n
     best, start = -1, 0
-    mset = set(matched)
+    # before[i]: how many matched words come before word i.
+    before = [0] * (n + 1)
+    for i in matched:
+        before[i + 1] = 1
+    for i in range(n):
+        before[i + 1] += before[i]
     for s in range(n - size + 1):
-        c = sum(1 for i in range(s, s + size) if i in mset) if matched else 0
+        c = before[s + size] - before[s]
         if c > best:
             best, start = c, s
         if not matched:

@@ -14,12 +14,12 @@ from crsearch.search.config import DEFAULT
 TERMS = "terms.json"
 #: The Whoosh-free files written beside the index (see ``fastindex``).
 FAST = "fast.json"
-FAST_POSTINGS = "fast-postings.jsonl"
-FAST_DOCS = "fast-docs.jsonl"
+FAST_POSTINGS = "fast-postings.z"
+FAST_DOCS = "fast-docs.z"
 #: The ready copies of the shipped tables: file name, and the data files each is made of
 #: (the table, and the map that carries its rule ids into each release).
-FAST_TABLES = {"topics": ("fast-topics.jsonl", ("topics.txt", "renumbering.txt")),
-               "cards": ("fast-cards.jsonl", ("cards.txt", "renumbering.txt"))}
+FAST_TABLES = {"topics": ("fast-topics.z", ("topics.txt", "renumbering.txt")),
+               "cards": ("fast-cards.z", ("cards.txt", "renumbering.txt"))}
 #: What an index is built with, read from the shipped ranking (``config.DEFAULT``):
 #: the scored fields and their weights (the fast files keep one score per field,
 #: in this order), the BM25F parameters of those scores, and the share of
@@ -29,7 +29,14 @@ BM25_B, BM25_K1 = DEFAULT.bm25_b, DEFAULT.bm25_k1
 COMMON = DEFAULT.common
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
-INDEX_FORMAT = 2
+#: 3: Whoosh stores ids and kinds only, the fast files read rules' texts from
+#: the release's chapter files.
+INDEX_FORMAT = 3
+
+#: How the note that a search built its index's embeddings begins (the CLI
+#: says it on stderr).
+EMBEDDINGS_BUILT = "built the embeddings of the"
+
 
 def load_whoosh() -> None:
     """Import Whoosh without the 60 ms it spends on ``urllib.request``.
@@ -79,7 +86,7 @@ def analyzer():
 
 
 def schema():
-    from whoosh.fields import ID, STORED, TEXT, Schema
+    from whoosh.fields import ID, TEXT, Schema
 
     ana = analyzer()
     return Schema(
@@ -89,10 +96,9 @@ def schema():
         chapter=ID,
         # The keyword, glossary term (and aliases), chapter or section title.
         name=TEXT(analyzer=ana, phrase=False),
-        text=TEXT(analyzer=ana, phrase=False, stored=True),
+        # Indexed, not stored: the texts are the release's (``fastindex``).
+        text=TEXT(analyzer=ana, phrase=False),
         examples=TEXT(analyzer=ana, phrase=False),
         # Titles above the item: chapter title, parent rule's keyword.
         context=TEXT(analyzer=ana, phrase=False),
-        title=STORED,
-        parent=STORED,
     )

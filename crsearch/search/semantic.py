@@ -13,7 +13,8 @@ files are written beside the index:
 - ``embed.json``: the model, its hash, the ids of the embedded documents,
   the release's words in the order of the word table, and the questions
   asked before that hold for the release (``asked.py``);
-- ``embed.bin``: float16 rows, first one per document (the document's
+- ``embed.bin``: one float32 scale per row, then the rows as int8 (a row is
+  its int8 values times its scale): first one per document (the document's
   vector), then one per word (the sum of its tokens' vectors), then one per
   question asked before (its vector, made as a new question's is).
 
@@ -31,12 +32,15 @@ Why this model and not a transformer: docs/decisions/embedding-model.md.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import mmap
 import os
 import struct
+import sys
+from array import array
 from collections.abc import Callable
 from operator import add, mul
 from pathlib import Path
@@ -57,9 +61,9 @@ DIM = 256
 META = "embed.json"
 DATA = "embed.bin"
 #: Bump when the files' layout or what is embedded changes; older files
-#: are then ignored (search says to run `crsearch index`).  3 embeds the
-#: examples and holds the questions asked before.
-FORMAT = 3
+#: are then ignored (search says to run `crsearch index`).  4 keeps the rows
+#: as int8 with a scale each.
+FORMAT = 4
 
 
 class EmbeddingsUnavailable(Exception):
@@ -157,24 +161,55 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
             doc_vecs[i] = v / (np.linalg.norm(v) or 1.0)
     read = [(e, meaning_words(e["question"])) for e in asked] if asked and meaning_words else []
     asked = [e for e, _ in read]
-    # As a new question's vector is made (Vectors.query): the float16 rows
+    # As a new question's vector is made (Vectors.query): the stored rows
     # of its known words, summed.
-    rows16 = word_vecs.astype("<f2").astype(np.float32)
+    word_q, word_scale = quantize(word_vecs)
+    stored_rows = word_q.astype(np.float64) * word_scale.astype(np.float64)[:, None]
     asked_vecs = np.zeros((len(read), DIM), np.float32)
     for i, (_, question_words) in enumerate(read):
         known = [index[w] for w in question_words if w in index]
         if known:
-            v = rows16[known].sum(0)
+            v = stored_rows[known].sum(0)
             asked_vecs[i] = v / (np.linalg.norm(v) or 1.0)
     meta = {"format": FORMAT, "model": MODEL, "sha256": WEIGHTS_SHA256, "dim": DIM,
             "ids": [d["id"] for d in docs], "words": vocab, "asked": asked}
-    data = np.concatenate([doc_vecs, word_vecs, asked_vecs]).astype("<f2")
-    # Written before META: a reader that finds META finds its data.
-    with open(path / DATA, "wb") as f:
-        f.write(data.tobytes())
-    with open(path / META, "w", encoding="utf-8") as f:
-        json.dump(meta, f, ensure_ascii=False, separators=(",", ":"))
+    doc_q, doc_scale = quantize(doc_vecs)
+    asked_q, asked_scale = quantize(asked_vecs)
+    data = b"".join(a.tobytes() for a in (doc_scale, word_scale, asked_scale,
+                                         doc_q, word_q, asked_q))
+    # Each file is written under a temporary name and renamed into place,
+    # DATA before META: a reader that finds META finds its whole data, and
+    # an interrupted build leaves no file a reader takes for one.
+    write_atomic(path / DATA, data)
+    write_atomic(path / META, json.dumps(meta, ensure_ascii=False,
+                                         separators=(",", ":")).encode("utf-8"))
     return None
+
+
+def quantize(rows: Any) -> tuple[Any, Any]:
+    """``rows`` (a numpy matrix) as int8 rows and one little-endian float32
+    scale per row: row ~= int8 values * scale."""
+    import numpy as np
+
+    scale = (np.abs(rows).max(1) / 127.0).astype("<f4") if len(rows) else np.zeros(0, "<f4")
+    scale[scale == 0] = 1.0
+    q = np.clip(np.rint(rows / scale[:, None].astype(np.float64)), -127, 127).astype(np.int8)
+    return q, scale
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` through a temporary file in the same folder."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}-", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 class Vectors:
@@ -207,14 +242,27 @@ class Vectors:
                 well_formed(e) and all(i in self.row_of for i in e["ids"]) for e in self.asked):
             raise EmbeddingsUnavailable("the embeddings file is damaged (questions asked before)")
         rows = len(self.ids) + len(self.words) + len(self.asked)
-        if len(raw) != rows * DIM * 2:
+        if len(raw) != rows * (DIM + 4):
             raise EmbeddingsUnavailable("the embeddings file is damaged (wrong size)")
         self._raw = raw
+        self._scales = array("f")
+        self._scales.frombytes(raw[:rows * 4])
+        if sys.byteorder == "big":  # pragma: no cover - stored little-endian
+            self._scales.byteswap()
+        self._start = rows * 4
         self._memory: Memory | None = None
-        self._unpack = struct.Struct(f"<{DIM}e").unpack_from
+        self._rows: dict[int, array] = {}
+        self._unpack = struct.Struct(f"{DIM}b").unpack_from
 
-    def _row(self, n: int) -> tuple[float, ...]:
-        return self._unpack(self._raw, n * DIM * 2)
+    def _ints(self, n: int) -> tuple[int, ...]:
+        return self._unpack(self._raw, self._start + n * DIM)
+
+    def _row(self, n: int) -> array:
+        got = self._rows.get(n)
+        if got is None:
+            # Kept: the same words and questions asked before come back.
+            got = self._rows[n] = array("d", map(self._scales[n].__mul__, self._ints(n)))
+        return got
 
     def query(self, text_words: list[str]) -> list[float] | None:
         """The normalised vector of the known words, or None if none is known."""
@@ -244,4 +292,4 @@ class Vectors:
         n = self.row_of.get(id)
         if n is None:
             return None
-        return sum(map(mul, vec, self._row(n)))
+        return sum(map(mul, vec, self._ints(n))) * self._scales[n]

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import ARCHIVE
+from conftest import ARCHIVE, copy_index
 
 from crsearch.search import asked, fusion
 from crsearch.search.asked import Memory
@@ -153,14 +153,12 @@ def test_a_missing_or_damaged_file_means_no_questions_asked_before(monkeypatch, 
                                  [{"question": 5, "ids": ["702.19b"], "source": "s"}]])
 def test_damaged_questions_in_an_index_mean_no_embeddings_not_a_traceback(
         indexed_data_dir, tmp_path, bad):
-    import shutil
 
     from crsearch.search import semantic as embed
     from crsearch.search.engine import Engine
     from crsearch.store.datadir import Store
 
-    index = tmp_path / "index"
-    shutil.copytree(Store(indexed_data_dir).pick("2026-08-07").index_dir, index)
+    index = copy_index(Store(indexed_data_dir).pick("2026-08-07").index_dir, tmp_path)
     meta = json.loads((index / embed.META).read_text(encoding="utf-8"))
     meta["asked"] = bad
     (index / embed.META).write_text(json.dumps(meta), encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import copy_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -349,13 +350,11 @@ def test_topics_only_name_rules_of_the_release_searched(engine):
 @pytest.mark.slow
 @pytest.mark.parametrize("damage", ["garbage", "stale", "missing"])
 def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
-    import shutil
 
     from crsearch.search.engine import Engine
     from crsearch.search.fastindex import FAST, FAST_TABLES
 
-    copy = tmp_path / "index"
-    shutil.copytree(engine.index_dir, copy)
+    copy = copy_index(engine.index_dir, tmp_path)
     meta = json.loads((copy / FAST).read_text())
     for what, (name, _) in FAST_TABLES.items():
         if damage == "garbage":
@@ -377,13 +376,11 @@ def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
 
 
 def test_a_ready_table_damaged_after_its_check_loses_hints_not_the_search(engine, tmp_path):
-    import shutil
 
     from crsearch.search.engine import Engine
     from crsearch.search.fastindex import FAST_TABLES
 
-    copy = tmp_path / "index"
-    shutil.copytree(engine.index_dir, copy)
+    copy = copy_index(engine.index_dir, tmp_path)
     for name, _ in FAST_TABLES.values():
         size = (copy / name).stat().st_size
         (copy / name).write_bytes(b"x" * size)  # same size: passes the first check
@@ -457,11 +454,8 @@ def test_why_says_which_words_slang_and_meaning_matched(engine):
 
 
 def _copy_index(engine, tmp_path):
-    import shutil
 
-    target = tmp_path / "index"
-    shutil.copytree(engine.index_dir, target)
-    return target
+    return copy_index(engine.index_dir, tmp_path)
 
 
 QUESTION = "my opponent bounced my creature, do the +1/+1 counters stay?"
@@ -532,7 +526,6 @@ def test_embeddings_are_built_with_the_index(engine):
 
 def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     import os
-    import shutil
 
     from crsearch.search.engine import engine_for
     from crsearch.store.datadir import Store
@@ -540,9 +533,8 @@ def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     stored = Store(indexed_data_dir).pick()
 
     class Fake:
-        index_dir = tmp_path / "index"
+        index_dir = copy_index(stored.index_dir, tmp_path)
 
-    shutil.copytree(stored.index_dir, Fake.index_dir)
     first = engine_for(Fake)
     assert engine_for(Fake) is first
     terms = Fake.index_dir / "terms.json"
@@ -585,3 +577,107 @@ def test_questions_and_passages_need_neither_whoosh_nor_numpy(engine):
     out = subprocess.run([sys.executable, "-c", code, str(engine.index_dir), QUESTION, passage],
                          capture_output=True, text=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_embeddings_are_int8_rows_with_a_scale_each(engine):
+    from crsearch.search import semantic as embed
+
+    vectors = embed.Vectors(engine.index_dir)
+    rows = len(vectors.ids) + len(vectors.words) + len(vectors.asked)
+    assert (engine.index_dir / embed.DATA).stat().st_size == rows * (embed.DIM + 4)
+    # A document's stored row, normalised, is its own nearest: the int8
+    # rounding keeps a unit vector within a hair of 1 against itself.
+    row = vectors._row(vectors.row_of["702.19"])
+    norm = sum(x * x for x in row) ** 0.5
+    assert abs(norm - 1) < 0.01
+    assert vectors.similarity([x / norm for x in row], "702.19") == pytest.approx(norm)
+
+
+def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engine):
+    from crsearch.search.fastindex import FAST, FAST_DOCS, read_block
+    from crsearch.store.datadir import read_json
+
+    whoosh = engine.index.whoosh
+    doc = whoosh.stored("702.19b")
+    assert set(doc) == {"id", "kind"}
+    meta = read_json(engine.index_dir / FAST, "index")
+    rows = read_block(engine.index_dir / FAST_DOCS, meta["docs"]["702"])
+    assert all(r[3] is None for r in rows if r[1] in ("rule", "subrule"))
+    chapter = read_json(engine.index_dir.parent / "chapters" / "702.json", "chapter")
+    want = next(r["text"] for r in chapter if r["id"] == "702.19b")
+    assert engine.index.stored("702.19b")["text"] == want
+    # Glossary entries have no chapter file: their texts stay in the index.
+    assert "toughness" in engine.index.stored("glossary:Lethal Damage")["text"]
+
+
+def test_an_index_outside_a_stored_release_keeps_its_texts(tmp_path, mini_release):
+    from crsearch.search.build import build_index
+    from crsearch.search.engine import Engine
+
+    build_index(mini_release, tmp_path / "ix", embeddings=False)
+    index = Engine(tmp_path / "ix").index
+    rule = next(r for r in mini_release.rules if r.text)
+    assert index.stored(rule.id)["text"] == rule.text
+
+
+def _without_embeddings(engine, tmp_path):
+    from crsearch.search import semantic as embed
+
+    target = copy_index(engine.index_dir, tmp_path)
+    (target / embed.DATA).unlink()
+    (target / embed.META).unlink()
+    return target
+
+
+def test_embeddings_left_for_later_are_built_by_the_first_question_and_said_once(
+        engine, tmp_path, latest_release):
+    from crsearch.search import semantic as embed
+    from crsearch.search.build import build_embeddings
+    from crsearch.search.engine import Engine
+    from crsearch.search.schema import EMBEDDINGS_BUILT
+
+    target = _without_embeddings(engine, tmp_path)
+    calls = []
+
+    def embed_now():
+        calls.append(1)
+        return build_embeddings(latest_release, target)
+
+    later = Engine(target, embed=embed_now)
+    assert later.search("trample", 5).notes == []          # no question: nothing built
+    assert not (target / embed.META).exists()
+    first = later.search(QUESTION, 5)
+    built = [n for n in first.notes if n.startswith(EMBEDDINGS_BUILT)]
+    assert len(built) == 1 and "2026-08-07" in built[0] and "\n" not in built[0]
+    assert not any(n.startswith("semantic ranking off") for n in first.notes)
+    assert [h.id for h in first.results] == ids(engine, QUESTION, 5)
+    again = later.search(QUESTION, 5)
+    assert again.notes == [] and calls == [1]
+    # Another process finds them built: nothing is built again.
+    assert Engine(target, embed=embed_now).search(QUESTION, 5).notes == [] and calls == [1]
+    assert not list(target.glob(".*.tmp"))
+
+
+def test_an_interrupted_embeddings_build_leaves_no_embeddings(engine, tmp_path, latest_release,
+                                                             monkeypatch):
+    import os
+
+    from crsearch.search import semantic as embed
+    from crsearch.search.build import build_embeddings
+    from crsearch.search.engine import Engine
+
+    target = _without_embeddings(engine, tmp_path)
+    replace = os.replace
+
+    def killed(src, dst):
+        if str(dst).endswith(embed.META):
+            raise KeyboardInterrupt  # stopped between the data and its description
+        return replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build_embeddings(latest_release, target)
+    monkeypatch.setattr(os, "replace", replace)
+    assert not (target / embed.META).exists() and not list(target.glob(".*.tmp"))
+    result = Engine(target).search(QUESTION, 5)
+    assert any(n.startswith("semantic ranking off") for n in result.notes)

@@ -328,7 +328,7 @@ def test_repair_that_cannot_write_names_the_file_in_full(tmp_path, mini_release,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["terms.json", "fast.json", "fast-docs.jsonl", "segment"])
+@pytest.mark.parametrize("name", ["terms.json", "fast.json", "fast-docs.z", "segment"])
 def test_a_fifo_in_the_search_index_is_one_line_and_repair_rebuilds_it(tmp_path, mini_bytes, name):
     from crsearch.ingest.pipeline import import_sources
     from crsearch.ingest.sources import Source
