@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from crsearch.cards.model import Card
 from crsearch.errors import DamagedStore, KeptCards, NoData, short
 from crsearch.store.datadir import DIR_NAME, OWNER, RETIRED, STAGING, loads, read_json
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -118,19 +121,8 @@ class CardData:
         """The card whose record lies at ``offset`` in a shard."""
         if not _SHARD.fullmatch(shard) or offset < 0 or not 0 < length < 1 << 24:
             raise self._damaged("names.tsv", "damaged (a bad record address)")
-        name = f"{SHARDS}/{shard}.json"
-        try:
-            with open(os.path.join(self.dir, SHARDS, f"{shard}.json"), "rb") as f:
-                f.seek(offset)
-                data = f.read(length)
-            d = loads(data.decode("utf-8"))
-            return Card.from_dict(d)
-        except FileNotFoundError:
-            raise self._damaged(name, "missing") from None
-        except OSError as e:
-            raise self._damaged(name, f"unreadable ({e.strerror or e})") from None
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise self._damaged(name, "damaged") from None
+        return self._read_shard(shard, lambda f: Card.from_dict(
+            loads(_read_at(f, offset, length).decode("utf-8"))))
 
     def shards(self) -> list[str]:
         """The shards of this card data ("a", "b", ..., "_"), sorted."""
@@ -155,11 +147,15 @@ class CardData:
         """Every card of one shard, in stored order (the shard is read whole)."""
         if not _SHARD.fullmatch(shard):
             raise self._damaged(f"{SHARDS}/{shard}.json", "not a shard")
+        return self._read_shard(shard, lambda f: [Card.from_dict(d)
+                                                  for d in loads(f.read().decode("utf-8"))])
+
+    def _read_shard(self, shard: str, read: Callable[[BinaryIO], T]) -> T:
+        """``read`` over the shard file, its failures told as damaged card data."""
         name = f"{SHARDS}/{shard}.json"
         try:
             with open(os.path.join(self.dir, SHARDS, f"{shard}.json"), "rb") as f:
-                rows = loads(f.read().decode("utf-8"))
-            return [Card.from_dict(d) for d in rows]
+                return read(f)
         except FileNotFoundError:
             raise self._damaged(name, "missing") from None
         except OSError as e:
@@ -441,6 +437,11 @@ def repair_cards(cards: CardStore, report: RepairReport) -> None:
     if chosen is not None:
         report.cards = f"card data {chosen['date']} ({chosen['count']:,} cards)"
     sweep_cards(cards, report)
+
+
+def _read_at(f: BinaryIO, offset: int, length: int) -> bytes:
+    f.seek(offset)
+    return f.read(length)
 
 
 __all__ = ["CARDS", "CardData", "CardStore", "check_folder", "entry_problem", "repair_cards",
