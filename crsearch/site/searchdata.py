@@ -76,7 +76,7 @@ BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 2
+FORMAT = 3
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -138,7 +138,7 @@ def _postings(release: Release, config: RankingConfig
     CLI's idf uses)."""
     import tempfile
 
-    from crsearch.search.build import documents
+    from crsearch.search.build import documents, whoosh_fields
     from crsearch.search.fastindex import ids_and_frequencies
     from crsearch.search.schema import INDEX_NAME, load_whoosh, schema
 
@@ -153,8 +153,7 @@ def _postings(release: Release, config: RankingConfig
         ix = _ram_storage(private).create_index(schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256, procs=1, multisegment=False)
         for doc in docs:
-            writer.add_document(**{k: v for k, v in doc.items()
-                                   if v != "" or k in ("title", "parent")})
+            writer.add_document(**whoosh_fields(doc))
         writer.commit(optimize=False)
     with ix.searcher(weighting=scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)) as s:
         reader = s.reader()
@@ -338,10 +337,14 @@ def build(release: Release, url_for: Callable[[str], str],
         name, raw = _hashed(f"w-{_safe(key)}", f"w-{key}", shards[key])
         files[name] = raw
         shard_files[key] = name.split("/", 1)[1]
-    # Typo correction reads the words of one first letter.
-    letters: dict[str, list[list[Any]]] = {}
+    # Typo correction reads the words of one first letter ("v"), and the
+    # words of that letter it leaves alone though the release never uses
+    # them ("k", ``kept_words``).
+    letters: dict[str, dict[str, list[Any]]] = {}
     for w, c in sorted(vocab.items()):
-        letters.setdefault(w[:1], []).append([w, c])
+        letters.setdefault(w[:1], {"v": [], "k": []})["v"].append([w, c])
+    for w in sorted(kept_words(vocab)):
+        letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
     letter_files: dict[str, str] = {}
     for letter, rows_ in sorted(letters.items()):
         name, raw = _hashed(f"v-{_safe(letter)}", f"v-{letter}", rows_)
@@ -416,6 +419,47 @@ def build(release: Release, url_for: Callable[[str], str],
     name, raw = _hashed(META, META, meta)
     files[name] = raw
     return dict(sorted(files.items()))
+
+
+def kept_words(vocab: dict[str, int]) -> set[str]:
+    """The words ``query.correct`` leaves alone that the release never uses
+    and that it would otherwise correct: words of the wording tables, of the
+    cards table and of the English word list (``query.is_known_word``,
+    ``query.is_english``) with a word of ``vocab`` one typing mistake away
+    (two for six letters or more: ``suggest.close_enough``)."""
+    from crsearch.rules.suggest import close_enough
+    from crsearch.rules.text import STOP_WORDS
+    from crsearch.search.cardtopics import name_words
+    from crsearch.search.vocab import english_words, known_words
+
+    # Symmetric deletes: two words within n mistakes share a form with at
+    # most n letters dropped from each.
+    def drops(w: str, n: int) -> set[str]:
+        out, edge = {w}, {w}
+        for _ in range(n):
+            edge = {x[:i] + x[i + 1:] for x in edge for i in range(len(x))}
+            out |= edge
+        return out
+
+    near: dict[str, list[str]] = {}
+    for v in vocab:
+        for d in drops(v, 2):
+            near.setdefault(d, []).append(v)
+    out: set[str] = set()
+    for w in known_words() | name_words() | english_words():
+        if w in vocab or len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
+            continue
+        seen: set[str] = set()
+        for d in drops(w, 1 if len(w) <= 5 else 2):
+            for v in near.get(d, ()):
+                if v not in seen:
+                    seen.add(v)
+                    if close_enough(w, v):
+                        out.add(w)
+                        break
+            if w in out:
+                break
+    return out
 
 
 def table_words() -> set[str]:

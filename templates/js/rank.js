@@ -26,7 +26,7 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 2;
+  const FORMAT = 3;
   const GLOSSARY = "glossary:";
 
   const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
@@ -86,10 +86,20 @@
   const QUOTES = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb";
   const ASCII_SPACE = "[ \\t\\n\\r\\f\\v]";
   const PREFIX = new RegExp(`^(?:(?:cr|rules?|sections?|\u00a7)${ASCII_SPACE}*)+`, "i");
-  const LOOSE = new RegExp(`^([0-9]+)(?:\\.([0-9]+))?(?:${ASCII_SPACE}*([a-z]+))?$`, "i");
+  /* "702.19.c" as some pages print it: a dot before the letters is allowed. */
+  const LOOSE = new RegExp(`^([0-9]+)(?:\\.([0-9]+))?(?:\\.?${ASCII_SPACE}*([a-z]+))?$`, "i");
+  /* A decimal comma ("702,19c"); three digits after it and no letter is a
+     list of chapters ("110,111"). */
+  const DECIMAL_COMMA = new RegExp(
+    `([1-9][0-9]{2}),(?=[0-9]{1,2}(?:[.${ASCII_SPACE.slice(1, -1)}]*[a-z]{1,2})?$|[0-9]{3,4}[.${ASCII_SPACE.slice(1, -1)}]*[a-z])`, "i");
+  /* Yawgatog's anchors: "R70219c" is 702.19c; a pasted link keeps its "#". */
+  const YAWGATOG = /^(?:\S*#)?R([1-9][0-9]{2})([0-9]{0,4})([a-z]{0,2})$/i;
   const CANONICAL = /^(?:([1-9])|([1-9][0-9]{2})(?:\.([1-9][0-9]{0,3})([a-km-np-z]{1,2})?)?)$/;
 
-  function unwrap(text) { return pyStrip(stripChars(pyStrip(text), QUOTES)); }
+  const BRACKETS = "()[]{}";
+  /* numbers._unwrap: without whitespace, quotes and brackets around it
+     ("(702.19c)", "702.19c)"). */
+  function unwrap(text) { return pyStrip(stripChars(stripChars(pyStrip(text), QUOTES + BRACKETS + " \t"), QUOTES)); }
   function show(text) { return JSON.stringify(text.length <= 40 ? text : text.slice(0, 40) + "\u2026"); }
   function letterIndex(letters) {
     let n = 0;
@@ -109,6 +119,9 @@
     const prefix = PREFIX.exec(s);
     if (prefix) s = unwrap(s.slice(prefix[0].length));
     if (s.endsWith(".")) s = pyRstrip(s.slice(0, -1));
+    const yawgatog = YAWGATOG.exec(s);
+    if (yawgatog) s = yawgatog[1] + (yawgatog[2] ? "." + yawgatog[2] : "") + yawgatog[3];
+    s = s.replace(DECIMAL_COMMA, "$1.");
     const bad = (why) => new BadInput(`${show(text)} is not a rule number: ${why}`);
     if (!s) throw bad(prefix ? "it has no number" : "it is empty");
     const m = LOOSE.exec(s);
@@ -196,7 +209,7 @@
   }
 
   const SPEC_TOKEN = new RegExp(
-    `(${ASCII_SPACE}+)|([0-9][A-Za-z0-9_.]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
+    `(${ASCII_SPACE}+)|([0-9][A-Za-z0-9_.]*|R[1-9][0-9]{2}[A-Za-z0-9_]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
     "|([,;&]|\\b(?:and|or)\\b)|(\\b(?:rules?|sections?|cr|see)\\b|cr(?=[0-9])|\u00a7)|(\\b[a-z]+\\b)", "iy");
 
   /* numbers.parse_spec: one id, a range or a list ("510.1c-d", "702.19c, 702.20"),
@@ -290,8 +303,10 @@
   const REF_HEAD = new RegExp(
     "(\\b(?:(?:sub)?rules?|sections?)[ \\t\u00a0]+|\\bCR[ \\t\u00a0]*|\u00a7[ \\t\u00a0]*)(?=[0-9])" +
     "|\\b[Ss]ee[ \\t\u00a0]+()(?=[1-9][0-9]{2}\\b)" +
-    "|(?<![A-Za-z0-9_.$/])()(?=[1-9][0-9]{2}\\.[1-9])", "gi");
-  const REF_ID = /[0-9]+(?:\.[0-9]+)?(?:[a-z]+)?(?![A-Za-z0-9_]|\.[0-9])/y;
+    "|(?<![A-Za-z0-9_.$/])()(?=[1-9][0-9]{2}\\.[1-9]|[1-9][0-9]{2},[1-9][0-9]?[a-z])" +
+    "|(?<![A-Za-z0-9_/#])(R)(?=[1-9][0-9]{3,6}[a-z]{0,2}\\b)", "gi");
+  /* "702.19.c" and "702,19c" (a decimal comma, only with letters) are 702.19c. */
+  const REF_ID = /[0-9]+(?:\.[0-9]+(?:\.(?=[a-z]{1,2}\b))?|,[1-9][0-9]?(?=[a-z]))?(?:[a-z]+)?(?![A-Za-z0-9_]|\.[0-9])/y;
   const REF_RANGE_END = new RegExp(
     `(?:[ ]?[${DASHES}][ ]?|\\?)([0-9]+(?:\\.[0-9]+)?[a-z]*|[a-z]+)(?![A-Za-z0-9_]|\\.[0-9])`, "y");
   const REF_SEP = new RegExp(
@@ -303,6 +318,16 @@
 
   function refItem(text, pos, prev, head) {
     const m = at(REF_ID, text, pos);
+    if (head === "yaw") {
+      /* Yawgatog's anchor, "R70219c": one id, never a list or range. */
+      if (!m) return null;
+      let id;
+      try { id = normalizeId("R" + m[0]); } catch (e) {
+        if (e instanceof BadInput) return null;
+        throw e;
+      }
+      return id ? [pos + m[0].length, [id, id]] : null;
+    }
     if (!m) {
       const s = at(REF_SIBLING, text, pos);
       if (!s || prev === null || depth(checkedKey(prev)) !== 4) return null;
@@ -346,12 +371,13 @@
       if (h[1] !== undefined) {
         const word = pyStrip(h[1]).toLowerCase();
         head = word.startsWith("section") ? word : "rule";
-      } else head = h[2] !== undefined ? "see" : "bare";
+      } else if (h[4] !== undefined) head = "yaw";
+      else head = h[2] !== undefined ? "see" : "bare";
       const item = refItem(text, hEnd, null, head);
       if (!item) { pos = Math.max(hEnd, h.index + 1); continue; }
       let stop = item[0];
       const spans = [item[1]];
-      for (;;) {
+      while (head !== "yaw") {
         const sep = at(REF_SEP, text, stop);
         if (!sep) break;
         const next = refItem(text, stop + sep[0].length, spans[spans.length - 1][1], head);
@@ -359,7 +385,7 @@
         stop = next[0];
         spans.push(next[1]);
       }
-      const start = h[1] !== undefined ? h.index : hEnd;
+      const start = h[1] !== undefined || h[4] !== undefined ? h.index : hEnd;
       found.push([start, stop, text.slice(start, stop), spans]);
       pos = stop;
     }
@@ -404,6 +430,28 @@
     }
     return id;
   }
+
+  /* suggest.edit_distance: typing mistakes between ``a`` and ``b`` (letters
+     added, dropped, changed or swapped with a neighbour); counting stops
+     past ``most``. */
+  function editDistance(a, b, most) {
+    if (Math.abs(a.length - b.length) > most) return most + 1;
+    let prev2 = [], prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i].concat(new Array(b.length).fill(0));
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
+      }
+      if (Math.min(...cur) > most) return most + 1;
+      prev2 = prev;
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+  /* suggest.close_enough: one mistake in a word of up to five letters, two in a longer one. */
+  function closeEnough(typed, known) { return editDistance(typed, known, 2) <= (typed.length <= 5 ? 1 : 2); }
 
   /* difflib.SequenceMatcher(None, a, b).ratio() (no junk: words are short). */
   function ratio(a, b) {
@@ -477,6 +525,12 @@
       this.firstPerson = new Set(t.first_person);
       const q = meta.question;
       this.questionStart = new Set(q.question_start);
+      this.clauseStart = new RegExp(q.clause_start, "gu");
+      this.clauseAsk = new Set(q.clause_ask);
+      this.clauseAskNext = new Set(q.clause_ask_next);
+      this.clauseVerb = new Set(q.clause_verb);
+      this.clauseSubject = new Set(q.clause_subject);
+      this.slangAlways = !!q.slang_always;
       this.notNames = new Set(q.not_names);
       this.connectors = new Set(q.connectors);
       this.negationPrefixes = q.negation_prefixes;
@@ -683,7 +737,7 @@
     loadLetters(ws) {
       const got = this.loadedLetters = this.loadedLetters || {};
       return Promise.all(firstLetters(ws).filter((l) => own(this.keys.letters, l)).map((l) =>
-        this.file("v-" + l, this.keys.letters[l]).then((rows) => { got[l] = rows; })));
+        this.file("v-" + l, this.keys.letters[l]).then((data) => { got[l] = { v: data.v, k: new Set(data.k) }; })));
     }
 
     /* -- query.parse ------------------------------------------------------------ */
@@ -754,9 +808,11 @@
         const drop = new Set();
         q.names.forEach((n) => this.text.words(n).forEach((w) => drop.add(w)));
         q.words = q.words.filter((w) => !drop.has(w));
-        q.slang = this.slangIn(q.words);
+        if (!this.slangAlways) q.slang = this.slangIn(q.words);
       }
       q.passage = !q.question && (q.words.length >= 9 || lost || (q.words.length >= 6 && SENTENCE_MARK.test(text)));
+      /* Typed words, question or not ("fizzle", "sac"): a pasted passage has no slang. */
+      if (this.slangAlways && !q.passage) q.slang = this.slangIn(q.words);
       if (!q.words.length && !q.ids.length && !Object.keys(q.filters).length) {
         throw new BadInput(`the query ${JSON.stringify(raw.slice(0, 60))} has nothing to search for: type a rule number, ` +
           "a keyword, a term or a question");
@@ -767,11 +823,24 @@
       const up = w.toUpperCase();
       return OPERATORS.has(up) && new RegExp(`(?<![${W}])${up}(?![${W}])`, "u").test(text);
     }
-    /* query.is_question: "?", "I"/"my"/"me", or a question word first
-       (unless the text lost a rule number, as pasted web text does). */
+    /* query.is_question: "?", "I"/"my"/"me", or (unless the text lost a
+       rule number, as pasted web text does) a question word first or a
+       clause with a question's shape. */
     isQuestion(text, ws, lost) {
       if (!ws.length) return false;
-      return text.indexOf("?") >= 0 || ws.some((w) => this.firstPerson.has(w)) || (!lost && this.questionStart.has(ws[0]));
+      return text.indexOf("?") >= 0 || ws.some((w) => this.firstPerson.has(w)) ||
+        (!lost && (this.questionStart.has(ws[0]) || this.asks(text)));
+    }
+    /* query.asks: a clause starting with an asking pair ("..., what is",
+       "..., does it"). */
+    asks(text) {
+      this.clauseStart.lastIndex = 0;
+      for (const m of text.matchAll(this.clauseStart)) {
+        const first = m[1].toLowerCase(), second = m[2].toLowerCase();
+        if (this.clauseAsk.has(first) && this.clauseAskNext.has(second)) return true;
+        if (this.clauseVerb.has(first) && this.clauseSubject.has(second)) return true;
+      }
+      return false;
     }
     /* query.card_names: runs of capitalised words ("Xenagos, God of Revels"),
        a lone one not first in its sentence, or one with a possessive. */
@@ -903,18 +972,23 @@
             let top = null;
             pool.forEach((r) => {
               const x = ratio(r[0], w);
-              if (x < k.cutoff) return;
+              if (x < k.cutoff || !closeEnough(w, r[0])) return;
               const score = x + (this.titleWords.has(r[0]) ? k.title : 0.0) + Math.min(r[1], k.count_cap) / k.count_scale;
               if (!top || score > top[0] || (score === top[0] && r[0] > top[1])) top = [score, r[0]];
             });
-            if (top && top[1] !== w) best.set(w, top[1]);
+            /* Words of the tables, of card names and English words stay ("k"). */
+            if (top && top[1] !== w && !this.kept(w)) best.set(w, top[1]);
           });
           if (!best.size) return null;
           return q.words.map((w) => best.get(w) || w).join(" ");
         });
       });
     }
-    letterData(l) { return (this.loadedLetters && this.loadedLetters[l]) || []; }
+    letterData(l) { return (this.loadedLetters && this.loadedLetters[l] && this.loadedLetters[l].v) || []; }
+    kept(w) {
+      const got = this.loadedLetters && this.loadedLetters[w[0]];
+      return !!got && got.k.has(w);
+    }
 
     /* -- the search (Engine.search) ---------------------------------------------- */
     /* The ranked results of ``text``: {query, release, results, suggestion,
@@ -1478,7 +1552,7 @@
   }
 
   return {
-    FORMAT, BadInput, Engine, Text, parseSpec, normalizeId, findReferences, expand, ratio, clean,
+    FORMAT, BadInput, Engine, Text, parseSpec, normalizeId, findReferences, expand, ratio, editDistance, clean,
     idKind, parentId, unpackIds, shardKey,
   };
 }));

@@ -37,7 +37,7 @@ const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "
   concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
 
 /* A release in the search data's shape, and a loader for its files. */
-function release({ forms = {}, cues = [], config = {} } = {}) {
+function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
   const text = new rank.Text({}, STOP);
   const stem = (w) => STEMS[w] || w;
   const files = {}, entries = {}, postings = {}, counts = {};
@@ -65,7 +65,9 @@ function release({ forms = {}, cues = [], config = {} } = {}) {
     question_words: QUESTION, topics: {}, cards: {} };
   Object.entries(shards).forEach(([k, d]) => { keys.shards[k] = `w-${k}.js`; files[`search/w-${k}.js`] = d; });
   const letters = {};
-  Object.entries(counts).sort().forEach(([w, c]) => { (letters[w[0]] = letters[w[0]] || []).push([w, c]); });
+  const letter = (w) => (letters[w[0]] = letters[w[0]] || { v: [], k: [] });
+  Object.entries(counts).sort().forEach(([w, c]) => { letter(w).v.push([w, c]); });
+  kept.forEach((w) => { letter(w).k.push(w); });
   Object.entries(letters).forEach(([l, rows]) => { keys.letters[l] = `v-${l}.js`; files[`search/v-${l}.js`] = rows; });
   const topics = {};
   cues.forEach(([n, stems, rules]) => {
@@ -80,6 +82,9 @@ function release({ forms = {}, cues = [], config = {} } = {}) {
     format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },
     tables: { slang: { "sac": "sacrifice" }, filler_words: ["friend"], first_person: ["i", "my"] },
     question: { question_start: ["what", "how", "does"], not_names: ["what", "how"], connectors: ["of"],
+      clause_start: "(?:^|[,;:.!\\u2013\\u2014]|\\s-)\\s*([A-Za-z']+)\\s+([A-Za-z']+)",
+      clause_ask: ["how", "what"], clause_ask_next: ["is", "happens"], clause_verb: ["does", "can"],
+      clause_subject: ["it", "i"], slang_always: true,
       negation_prefixes: ["un", "non"], situation_stems: [], max_terms: 40, max_chars: 2000,
       correction: { cutoff: 0.75, near: 2, far: 1, title: 0.05, count_cap: 200, count_scale: 20000 } },
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
@@ -143,6 +148,17 @@ test("a typo is corrected from the letter file, and said", async () => {
   assert.equal(res2.suggestion, null);
 });
 
+test("the corrector leaves known words alone and corrects only near typings", async () => {
+  /* "deathtuch" is one mistake from "deathtouch"; kept, it stays as typed. */
+  const kept = await engine({ kept: ["deathtuch"] }).search("deathtuch", 10);
+  assert.equal(kept.suggestion, null);
+  /* Three mistakes in a long word are too many, however alike. */
+  assert.equal((await engine().search("deaftoucg", 10)).suggestion, null);
+  assert.equal(rank.editDistance("deathtuch", "deathtouch", 2), 1);
+  assert.equal(rank.editDistance("tarmple", "trample", 2), 1);
+  assert.equal(rank.editDistance("abcdef", "uvwxyz", 2), 3);
+});
+
 test("topic weights are the exported config's", async () => {
   /* The cue "lose game" names 702.2a, which has neither word. */
   const cues = [[0, "game lose", ["702.2a"]]];
@@ -194,6 +210,22 @@ test("a question: its card names are left out, its slang read", () => {
   assert.deepEqual(e.terms(q), ["says", "can", "sac", "sacrifice"]);
 });
 
+test("slang is read in any typed query, not in a pasted passage", () => {
+  assert.deepEqual(engine().parse("sac outlet").slang, [["sac", "sacrifice"]]);
+  const passage = engine().parse("A player may sac a permanent; see rules 104.3a and 104.3b.");
+  assert.ok(passage.passage);
+  assert.deepEqual(passage.slang, []);
+});
+
+test("a clause with a question's shape makes a question, without a question mark", () => {
+  const e = engine();
+  assert.ok(e.parse("deathtouch blocker, does it die").question);
+  assert.ok(e.parse("Two deathtouch creatures. What happens").question);
+  assert.ok(!e.parse("deathtouch creature damage").question);
+  /* The pair must be an asking one: "what an Aura" is rules text. */
+  assert.ok(!e.parse("destroy it, what an ability does").question);
+});
+
 test("pasted text is a passage; its rule numbers are references", () => {
   const e = engine();
   const q = e.parse("A player loses the game when the game says so; see rules 104.3a and 104.3b.");
@@ -208,6 +240,11 @@ test("rule numbers are read as numbers.py reads them", () => {
   assert.deepEqual(rank.parseSpec("rules 110.2 and 112.2"), [["110.2", "110.2"], ["112.2", "112.2"]]);
   assert.deepEqual(rank.parseSpec("608.3a and b"), [["608.3a", "608.3a"], ["608.3b", "608.3b"]]);
   assert.equal(rank.normalizeId("\u00a7 702.019C."), "702.19c");
+  /* Pasted forms: in brackets, a dot before the letter, a decimal comma, Yawgatog's anchors. */
+  ["(702.19c)", "702.19c)", "702.19.c", "702,19c", "R70219c", "https://yawgatog.com/resources/magic-rules/#R70219c"]
+    .forEach((t) => assert.deepEqual(rank.parseSpec(t), [["702.19c", "702.19c"]], t));
+  assert.equal(rank.normalizeId("R702"), "702");
+  assert.deepEqual(rank.parseSpec("110,111"), [["110", "110"], ["111", "111"]]);
   assert.throws(() => rank.parseSpec("702.19l"), rank.BadInput);
   assert.throws(() => rank.parseSpec("7-702"), rank.BadInput);
 });
@@ -219,6 +256,9 @@ test("references in running text are found as numbers.find_references finds them
   /* A bare chapter needs a word or a title that vouches for it. */
   assert.deepEqual(rank.findReferences("See 718, \u201cPrototype Cards.\u201d")[0][3], [["718", "718"]]);
   assert.deepEqual(rank.findReferences("draw 100 cards"), []);
+  assert.deepEqual(rank.findReferences("trample (702,19c) and R70219d").map((r) => r[3]),
+    [[["702.19c", "702.19c"]], [["702.19d", "702.19d"]]]);
+  assert.deepEqual(rank.findReferences("as in 702.19.c says").map((r) => r[3]), [[["702.19c", "702.19c"]]]);
 });
 
 test("spelling similarity is difflib's ratio", () => {
