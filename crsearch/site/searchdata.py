@@ -479,13 +479,14 @@ def table_words() -> set[str]:
 
 def inflections(w: str) -> list[str]:
     """A word's regular English forms ("blink" -> "blinks", "blinked",
-    "blinking", "blinker", "blinkers"; "stop" -> "stopped" too)."""
+    "blinking", "blinker", "blinkers"; "stop" -> "stopped" too; "see" ->
+    "seeing", "dye" -> "dyeing": a final "e" after a vowel stays)."""
     if not w.isalpha() or len(w) < 3:
         return []
     if w.endswith("y") and w[-2] not in "aeiou":
         return [w[:-1] + "ies", w[:-1] + "ied", w + "ing", w[:-1] + "ier", w[:-1] + "iers"]
     if w.endswith("e"):
-        return [w + "s", w + "d", w[:-1] + "ing", w + "r", w + "rs"]
+        return [w + "s", w + "d", (w if w[-2] in "eoy" else w[:-1]) + "ing", w + "r", w + "rs"]
     out = [w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"), w + "ed", w + "ing",
            w + "er", w + "ers"]
     if w[-1] not in "aeiouwxy" and w[-2] in "aeiou" and w[-3] not in "aeiou":
