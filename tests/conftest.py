@@ -42,7 +42,7 @@ ARCHIVE_SIZE = 114
 #: Session fixtures that import archived releases besides 2026-08-07.
 ARCHIVE_FIXTURES = {"latest_data_dir", "cite_data_dir", "archive_data_dir"}
 #: Fixtures that the fast loop (``-m "not slow"``) never makes.
-SLOW_FIXTURES = {"browser", "latest_site", "archive_data_dir"}
+SLOW_FIXTURES = {"browser", "latest_site", "archive_data_dir", "cards_site", "trio"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -343,11 +343,13 @@ def test_words_know_their_stem_count_and_other_wordings(latest_site, keys):
     assert ["untap"] in entry("tapped")[2] or ["untap"] in entry("tap")[2]
 
 
+@pytest.mark.slow
 def test_search_data_is_byte_identical(mini_release):
     urls = site.Urls(mini_release)
     assert site_search.build(mini_release, urls.url_for) == site_search.build(mini_release, urls.url_for)
 
 
+@pytest.mark.slow
 def test_markup_in_the_text_cannot_end_a_script(mini_bytes, tmp_path):
     from crsearch.ingest.pipeline import release_from_bytes
 
