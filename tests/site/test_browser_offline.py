@@ -448,7 +448,9 @@ def test_a_new_release_replaces_the_bundles_without_breaking_an_open_page(browse
         resp = old.goto(server.url + "201.3a.html")
         assert resp is not None and resp.from_service_worker
         assert old.locator("h1").get_attribute("id") == "201.3a"
-        assert old.locator(".offline-status").inner_text() == f"Ready offline (release {V2})"
+        # The page asks the worker for its state once loaded: the answer comes a moment later.
+        old.wait_for_function("t => (document.querySelector('.offline-status') || {}).textContent === t",
+                              arg=f"Ready offline (release {V2})", timeout=15_000, polling=100)
     finally:
         context.close()
         try:
