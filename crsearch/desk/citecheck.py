@@ -804,7 +804,7 @@ def checked(store: Any, text: str, as_of: str | None = None, *, own_date: bool =
                 read_in[position[c]] = homes[c.id]
     scorers = _Scorers(store)
     sides = _contexts(text, cites) if words and cites else None
-    era = (_era(store, cites, read_in, homes, cache, lib_now, removed, sides, scorers)
+    era = (_era(store, cites, read_in, homes, cache, lib_now, near_now, removed, sides, scorers)
            if homes else None)
     checked = (_check_words(store, cites, read_in, cache, latest, removed, sides, scorers)
                if sides is not None else 0)
@@ -906,7 +906,7 @@ def _homes(store: Any, cache: _TraceCache, ids: list[str]) -> dict[str, str]:
 
 
 def _era(store: Any, cites: list[Citation], read_in: dict[int, str], homes: dict[str, str],
-         cache: _TraceCache, lib_now: Any, removed: dict[str, str],
+         cache: _TraceCache, lib_now: Any, near_now: _Nearest, removed: dict[str, str],
          sides: list[tuple[str, str]] | None, scorers: _Scorers) -> dict[str, Any] | None:
     """Read an undated text as of the era its old numbers show.
 
@@ -945,7 +945,7 @@ def _era(store: Any, cites: list[Citation], read_in: dict[int, str], homes: dict
             continue  # only words that fit the rule of the era better move a number there
         c.status, c.now, c.nearest = "ok", None, []
         removed.pop(c.id, None)
-        _settle(c, now, gone, lib_now, _Nearest(lib_now), removed)
+        _settle(c, now, gone, lib_now, near_now, removed)
         read_in[n] = date
     return {"date": date, "by": sorted(homes, key=numbers.sort_key)}
 
