@@ -65,46 +65,99 @@ def ids_and_frequencies(searcher: Any) -> tuple[list[str], dict[str, int]]:
     return docids, df
 
 
-def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
-          carry: Carry | None = None) -> None:
+class FieldPostings:
+    """Each boosted field's postings and lengths as the Whoosh index of the
+    same documents holds them, gathered from the analyses the build hands
+    Whoosh: the BM25F scores of ``write`` are then computed without reading
+    the index back (the same numbers, in the same order)."""
+
+    def __init__(self, fields: list[str]):
+        self.fields = fields
+        self.n = 0
+        #: field -> term -> [(document number, weight)], in document order.
+        self.terms: dict[str, dict[str, list[tuple[int, float]]]] = {f: {} for f in fields}
+        #: field -> each document's length (tokens), and their sum.
+        self.lengths: dict[str, list[int]] = {f: [] for f in fields}
+        self.total: dict[str, int] = dict.fromkeys(fields, 0)
+
+    def add(self, analysed: dict[str, Any]) -> None:
+        """The next document: field -> its ``Text.index`` tuples."""
+        n = self.n
+        self.n += 1
+        for field in self.fields:
+            items = analysed.get(field)
+            length = 0
+            if items:
+                terms = self.terms[field]
+                for tbytes, freq, weight, _ in items:
+                    length += freq
+                    terms.setdefault(tbytes.decode("utf-8"), []).append((n, weight))
+            self.lengths[field].append(length)
+            self.total[field] += length
+
+    def scores(self, b: float, k1: float) -> dict[str, dict[str, list[tuple[int, float]]]]:
+        """field -> term -> [(document number, BM25F score)], as Whoosh's
+        ``BM25F`` scores each posting: its idf, the weight as the postings
+        keep it (float32), the length as the lengths column keeps it (a byte)."""
+        from array import array
+        from math import log
+
+        from whoosh.scoring import bm25
+        from whoosh.util.numeric import byte_to_length, length_to_byte
+
+        out: dict[str, dict[str, list[tuple[int, float]]]] = {}
+        n = self.n
+        for field in self.fields:
+            avg = self.total[field] / (n or 1) or 1
+            lengths = [byte_to_length(length_to_byte(x)) for x in self.lengths[field]]
+            got = out[field] = {}
+            for term, posts in self.terms[field].items():
+                idf = log(n / (len(posts) + 1)) + 1
+                weights = array("f", [w for _, w in posts])
+                got[term] = [(d, bm25(idf, w, lengths[d], avg, b, k1))
+                             for (d, _), w in zip(posts, weights)]
+        return out
+
+
+def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, Any],
+          path: Path, carry: Carry | None = None) -> None:
     """Precompute what common queries need, so they are answered without Whoosh.
 
+    ``postings`` are those of the Whoosh index of ``docs`` (built beside);
     ``carry`` brings the shipped tables' rule ids into this release
     (``tables.Carry``; by default from the shipped map and the words check).
     """
-    from whoosh import scoring
     from whoosh.lang.porter import stem
 
     from crsearch.search.schema import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT
 
-    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
-        reader = s.reader()
-        docids, df = ids_and_frequencies(s)
-        n = len(docids)
-        offsets: dict[str, list[int]] = {}
-        # Every stem of every boosted field, so that questions in a player's
-        # words (not only titles) are answered without Whoosh.
-        every = set(title_stems(terms, stem))
-        for field in FIELD_BOOSTS:
-            every.update(t.decode("utf-8") for t in reader.lexicon(field))
-        with open(path / FAST_POSTINGS, "wb") as f:
-            for st in sorted(every):
-                if df.get(st, 0) > COMMON * n:
-                    continue  # common words retrieve nothing: Whoosh does those
-                # One BM25 score per field: any field weights can be summed
-                # at query time (typed words and pasted passages weigh the
-                # fields differently).
-                per: dict[int, list[float]] = {}
-                for k, field in enumerate(FIELD_BOOSTS):
-                    if (field, st) not in reader:
-                        continue
-                    m = s.postings(field, st)
-                    while m.is_active():
-                        per.setdefault(m.id(), [0.0] * len(FIELD_BOOSTS))[k] = m.score()
-                        m.next()
-                line = pack([list(per), *zip(*per.values())])
-                offsets[st] = [f.tell(), len(line)]
-                f.write(line)
+    fields = list(FIELD_BOOSTS)
+    scored = postings.scores(BM25_B, BM25_K1)
+    docids = [d["id"] for d in docs]
+    n = len(docids)
+    text = postings.terms["text"]
+    # In the lexicon's order (UTF-8 bytes sort as code points).
+    df = {t: len(text[t]) for t in sorted(text)}
+    offsets: dict[str, list[int]] = {}
+    # Every stem of every boosted field, so that questions in a player's
+    # words (not only titles) are answered without Whoosh.
+    every = set(title_stems(terms, stem))
+    for field in fields:
+        every.update(scored[field])
+    with open(path / FAST_POSTINGS, "wb") as f:
+        for st in sorted(every):
+            if df.get(st, 0) > COMMON * n:
+                continue  # common words retrieve nothing: Whoosh does those
+            # One BM25 score per field: any field weights can be summed
+            # at query time (typed words and pasted passages weigh the
+            # fields differently).
+            per: dict[int, list[float]] = {}
+            for k, field in enumerate(fields):
+                for d, score in scored[field].get(st, ()):
+                    per.setdefault(d, [0.0] * len(fields))[k] = score
+            line = pack([list(per), *zip(*per.values())])
+            offsets[st] = [f.tell(), len(line)]
+            f.write(line)
     stems: dict[str, str] = {}
     shards: dict[str, list[list[Any]]] = {}
     # The judges' topic cues too: a question matches them without loading
@@ -153,11 +206,12 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
             size = f.tell()
         tables[what] = {"digest": data_digest(*sources), "parts": parts, "size": size}
     tables["cards"]["longest"] = longest
+    # json.dumps, not json.dump: only the one-shot form uses the C encoder.
+    meta = json.dumps({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
+                       "postings": offsets, "docs": blocks, "texts": texts, "every_stem": True,
+                       "tables": tables}, ensure_ascii=False, separators=(",", ":"))
     with open(path / FAST, "w", encoding="utf-8") as f:
-        json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks, "texts": texts, "every_stem": True,
-                   "tables": tables}, f, ensure_ascii=False,
-                  separators=(",", ":"))
+        f.write(meta)
 
 
 def chapters_of(index_dir: Path) -> Path:
