@@ -164,6 +164,7 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     # the stemmer (a word missing here is stemmed at query time).
     from crsearch.search.topics import cue_words
 
+    stem = _stemmer(stem)
     for w in cue_words():
         stems[w] = stem(w)
     chapter_texts = _chapter_texts(path)
@@ -176,8 +177,8 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
         text: str | None = d.get("text", "")
         if text and d["kind"] in ("rule", "subrule") \
                 and chapter_texts(d.get("chapter", "")).get(d["id"]) == text:
-            # The release's chapter file holds it: not stored twice.
-            texts[key] = f"{d['chapter']}.json"
+            # The release's chapters file holds it: not stored twice.
+            texts[key] = d["chapter"]
             text = None
         shards.setdefault(key, []).append(
             [d["id"], d["kind"], d.get("title", ""), text, d.get("parent", "")])
@@ -214,24 +215,47 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
         f.write(meta)
 
 
+_stems: dict[str, str] = {}
+
+
+def _stemmer(stem: Callable[[str], str]) -> Callable[[str], str]:
+    """``stem``, each word's stem kept for the next build (a batch import)."""
+    def kept(word: str) -> str:
+        got = _stems.get(word)
+        if got is None:
+            got = _stems[word] = stem(word)
+        return got
+
+    return kept
+
+
 def chapters_of(index_dir: Path) -> Path:
-    """The chapter files of the stored release an index belongs to."""
-    return Path(index_dir).parent / "chapters"
+    """The chapters file of the stored release an index belongs to."""
+    from crsearch.store.datadir import CHAPTERS
+
+    return Path(index_dir).parent / CHAPTERS
+
+
+def chapter_texts(index_dir: Path, chapter: str) -> dict[str, str]:
+    """Each rule's text by id in one chapter, as the chapters file beside the
+    index holds it (none when the index is not in a stored release of this
+    layout, or the file is damaged: ``crsearch repair`` restores it)."""
+    from crsearch.store.datadir import read_chapter
+
+    try:
+        text = read_chapter(chapters_of(index_dir), chapter)
+        return {r["id"]: r.get("text", "") for r in json.loads(text)} if text else {}
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
 
 
 def _chapter_texts(index_dir: Path) -> Callable[[str], dict[str, str]]:
-    """Each rule's text by id, as the chapter files beside the index hold
-    it (none when the index is not in a stored release)."""
-    folder = chapters_of(index_dir)
+    """``chapter_texts`` of ``index_dir``, each chapter read once."""
     got: dict[str, dict[str, str]] = {}
 
     def texts(chapter: str) -> dict[str, str]:
         if chapter not in got:
-            try:
-                with open(folder / f"{chapter}.json", encoding="utf-8") as f:
-                    got[chapter] = {r["id"]: r.get("text", "") for r in json.load(f)}
-            except (OSError, ValueError, TypeError, KeyError):
-                got[chapter] = {}
+            got[chapter] = chapter_texts(index_dir, chapter)
         return got[chapter]
 
     return texts
@@ -359,17 +383,9 @@ class FastBackend:
         return shard.get(id)
 
     def _texts(self, key: str) -> dict[str, str]:
-        """The rules' texts of one block, from the release's chapter file."""
-        from crsearch.store.datadir import read_bytes
-
-        name = (self.meta.get("texts") or {}).get(key)
-        try:
-            # read_bytes checks the file (regular, within the chapter limit).
-            rules = json.loads(read_bytes(chapters_of(self.index_dir) / name, "chapter")) \
-                if name else []
-            return {r["id"]: r.get("text", "") for r in rules}
-        except (OSError, ValueError, TypeError, KeyError):
-            return {}  # a damaged chapter file: `crsearch repair` restores it
+        """The rules' texts of one block, from the release's chapters file."""
+        chapter = (self.meta.get("texts") or {}).get(key)
+        return chapter_texts(self.index_dir, chapter) if isinstance(chapter, str) else {}
 
     def doc_frequency(self, stem: str) -> int:
         return self.meta["df"].get(stem, 0)

@@ -595,7 +595,7 @@ def test_embeddings_are_int8_rows_with_a_scale_each(engine):
 
 def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engine):
     from crsearch.search.fastindex import FAST, FAST_DOCS, read_block
-    from crsearch.store.datadir import read_json
+    from crsearch.store.datadir import CHAPTERS, read_chapter, read_json
 
     whoosh = engine.index.whoosh
     doc = whoosh.stored("702.19b")
@@ -603,7 +603,7 @@ def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engi
     meta = read_json(engine.index_dir / FAST, "index")
     rows = read_block(engine.index_dir / FAST_DOCS, meta["docs"]["702"])
     assert all(r[3] is None for r in rows if r[1] in ("rule", "subrule"))
-    chapter = read_json(engine.index_dir.parent / "chapters" / "702.json", "chapter")
+    chapter = json.loads(read_chapter(engine.index_dir.parent / CHAPTERS, "702"))
     want = next(r["text"] for r in chapter if r["id"] == "702.19b")
     assert engine.index.stored("702.19b")["text"] == want
     # Glossary entries have no chapter file: their texts stay in the index.
