@@ -7,7 +7,6 @@ Called at import time (``ingest``) and by ``crsearch index``; the query side
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,9 +173,10 @@ def build_index(release: Release, path: Path, via: Via | None = None,
         writer.cancel()
         raise
     terms = terms_of(release)
-    with open(path / TERMS, "w", encoding="utf-8") as f:
-        # json.dumps, not json.dump: only the one-shot form uses the C encoder.
-        f.write(json.dumps(terms, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+    from crsearch.store.datadir import packed_json
+
+    with open(path / TERMS, "wb") as f:
+        f.write(packed_json(terms))  # 163 kB of JSON, 45 kB packed (2026-08-07)
     from crsearch.search import tables
     from crsearch.search.asked import doc_texts
 
@@ -186,6 +186,14 @@ def build_index(release: Release, path: Path, via: Via | None = None,
     if not embeddings:
         return None
     return _embed(docs, terms, path, carry)
+
+
+def forget() -> None:
+    """Forget what builds keep for the next one (texts' analyses, words'
+    stems): the next build works from cold, as a single import does."""
+    from crsearch.search.schema import forget_analyses
+
+    forget_analyses()
 
 
 def whoosh_fields(doc: dict[str, Any]) -> dict[str, Any]:

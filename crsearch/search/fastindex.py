@@ -207,23 +207,22 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
             size = f.tell()
         tables[what] = {"digest": data_digest(*sources), "parts": parts, "size": size}
     tables["cards"]["longest"] = longest
-    # json.dumps, not json.dump: only the one-shot form uses the C encoder.
-    meta = json.dumps({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                       "postings": offsets, "docs": blocks, "texts": texts, "every_stem": True,
-                       "tables": tables}, ensure_ascii=False, separators=(",", ":"))
-    with open(path / FAST, "w", encoding="utf-8") as f:
-        f.write(meta)
+    from crsearch.store.datadir import packed_json
 
-
-_stems: dict[str, str] = {}
+    with open(path / FAST, "wb") as f:
+        f.write(packed_json({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df,
+                             "stems": stems, "postings": offsets, "docs": blocks, "texts": texts,
+                             "every_stem": True, "tables": tables}))
 
 
 def _stemmer(stem: Callable[[str], str]) -> Callable[[str], str]:
-    """``stem``, each word's stem kept for the next build (a batch import)."""
+    """``stem``, each word's stem kept for the next build (``schema.stems``)."""
+    from crsearch.search.schema import stems
+
     def kept(word: str) -> str:
-        got = _stems.get(word)
+        got = stems.get(word)
         if got is None:
-            got = _stems[word] = stem(word)
+            got = stems[word] = stem(word)
         return got
 
     return kept
@@ -350,8 +349,9 @@ class FastBackend:
     def _ready_again(self, what: str) -> ReadyParts | None:
         if self._again is None:
             try:
-                with open(self.index_dir / TERMS, encoding="utf-8") as f:
-                    date = json.load(f)["effective_date"]
+                from crsearch.store.datadir import read_json
+
+                date = read_json(self.index_dir / TERMS, "index")["effective_date"]
                 ids = [r[0] for where in self.meta["docs"].values()
                        for r in read_block(self.index_dir / FAST_DOCS, where)]
                 docs = [{"id": d["id"], "title": d["title"], "text": d["text"]}

@@ -5,10 +5,10 @@ name when Whoosh unpickles an index's schema and segments).  Both change
 how an index is built and stored, never what a query finds: the same
 postings, weights and field lengths, fewer bytes and less CPU.
 
-- ``Text``: Whoosh's ``TEXT`` field, each text's analysis kept
-  (``schema.analysed``): a batch import meets most rules' texts again in the
-  next release, and their tokens, stop words and stems are not worked out
-  twice.
+- ``Text``: Whoosh's ``TEXT`` field, each text analysed by ``analyse``
+  (the analyzer's steps in one function, the same tokens) and the analysis
+  kept (``schema.analysed``): a batch import meets most rules' texts again
+  in the next release, and they are not analysed twice.
 - ``Codec``: Whoosh's ``W3Codec`` writing the same segment files, but a
   term with few postings keeps them inline in the term table (Whoosh's
   own writer has that option broken: it calls a method that does not
@@ -19,16 +19,20 @@ postings, weights and field lengths, fewer bytes and less CPU.
 
 from __future__ import annotations
 
+import re
 import zlib
 from pickle import dumps
 from typing import Any
 
-from crsearch.search.schema import analysed, load_whoosh
+from crsearch.rules.text import FOLD, STOP_WORDS
+from crsearch.search.schema import TOKEN, analysed, load_whoosh, stems
 
 load_whoosh()
 
 from whoosh.codec import whoosh3  # noqa: E402 - after load_whoosh
 from whoosh.fields import TEXT  # noqa: E402
+from whoosh.lang.porter import stem  # noqa: E402
+from whoosh.system import pack_uint  # noqa: E402
 from whoosh.util.numeric import byte_to_length, length_to_byte  # noqa: E402
 
 #: Postings lists this short are kept in the term table (one fewer block
@@ -37,17 +41,46 @@ from whoosh.util.numeric import byte_to_length, length_to_byte  # noqa: E402
 INLINE = 4
 
 
-class Text(TEXT):
-    """Whoosh's ``TEXT``, each text's analysis kept (``schema.analysed``).
+_token = re.compile(TOKEN)
+_fold = dict(FOLD)
+def analyse(text: str) -> tuple[tuple[bytes, int, float, bytes], ...]:
+    """What ``Text.index`` yields for ``text`` through ``schema.analyzer()``
+    and the ``Frequency`` format: each stem once (first seen first), as UTF-8,
+    its count, its weight and its count packed.
 
-    Every text field of ``schema.schema()`` has the same analyzer and
-    format, so a text's analysis is the same in any of them.
+    The same steps as the analyzer's chain, without a Token object going
+    through five generators per word: the tokenizer's matches, lowercased,
+    quotes folded, stop words dropped, Porter-stemmed (each word once per
+    process).  tests/search/test_whooshparts.py checks it against Whoosh's
+    own analysis on whole releases.
+    """
+    counts: dict[str, int] = {}
+    for word in _token.findall(text):
+        word = word.lower()
+        if not word.isascii():
+            word = word.translate(_fold)
+        if word in STOP_WORDS:
+            continue
+        got = stems.get(word)
+        if got is None:
+            got = stems[word] = stem(word)
+        counts[got] = counts.get(got, 0) + 1
+    return tuple((w.encode("utf-8"), n, float(n), pack_uint(n)) for w, n in counts.items())
+
+
+class Text(TEXT):
+    """Whoosh's ``TEXT``, each text's analysis made by ``analyse`` and kept
+    (``schema.analysed``).
+
+    Every text field of ``schema.schema()`` has the same analyzer
+    (``schema.analyzer()``) and format, so a text's analysis is the same in
+    any of them.
     """
 
     def index(self, value: Any, **kwargs: Any) -> Any:
         if kwargs or not isinstance(value, str):
             return super().index(value, **kwargs)
-        return analysed(value, lambda: tuple(super(Text, self).index(value)))
+        return analysed(value, lambda: analyse(value))
 
 
 class _Postings(whoosh3.W3PostingsWriter):
@@ -114,17 +147,22 @@ class _PerDocReader(whoosh3.W3PerDocReader):
         # Whoosh reads one byte of the lengths column per call, and the
         # postings writer calls once per posting: read the column at once.
         lengths = self.__dict__.setdefault("_lengths", {})
-        got = lengths.get(fieldname)
-        if got is None:
+        got = lengths.get(fieldname, False)
+        if got is False:
             reader = self._cached_reader(whoosh3._lenfield(fieldname), whoosh3.LENGTHS_COLUMN)
             try:
                 raw = reader._dbfile.get(reader._basepos, reader._count)
-            except AttributeError:  # no column (None), or not the one we know
-                return super().doc_field_length(docnum, fieldname, default)
-            got = lengths[fieldname] = [_LENGTH_OF[b] for b in raw] + \
-                [None] * (self._doccount - len(raw))
+            except AttributeError:  # not the column we know: Whoosh reads it
+                got = lengths[fieldname] = None if reader is None else True
+            else:
+                got = lengths[fieldname] = [_LENGTH_OF[b] for b in raw] + \
+                    [None] * (self._doccount - len(raw))
         if docnum > self._doccount:
             raise IndexError(f"Asked for docnum {docnum!r} of {self._doccount}")
+        if got is None:
+            return default  # no lengths column: a field that is not scored
+        if got is True:
+            return super().doc_field_length(docnum, fieldname, default)
         return got[docnum]
 
 

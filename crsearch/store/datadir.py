@@ -215,16 +215,51 @@ def _gunzip(data: bytes, limit: int, path: str | Path) -> bytes:
 
 
 def read_json(path: str | Path, kind: str) -> Any:
-    """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`."""
-    return loads(read_bytes(path, kind).decode("utf-8"))
+    """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`.
+
+    The index's larger JSON files (``terms.json``, ``fast.json``) are
+    written zlib-compressed (``packed_json``): a file that begins with a zlib
+    header (``x``, which no JSON text begins with) is inflated first, never
+    past its kind's limit.
+    """
+    data = read_bytes(path, kind)
+    if data[:1] == b"x":
+        data = inflate(data, LIMITS[kind], path)
+    return loads(data.decode("utf-8"))
+
+
+def packed_json(data: Any) -> bytes:
+    """``data`` as compact JSON, zlib-compressed: what ``read_json`` reads back."""
+    import zlib
+
+    return zlib.compress(_json().dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                       sort_keys=True).encode("utf-8"), 6)
+
+
+def inflate(data: bytes, limit: int, path: str | Path, what: str = "the file") -> bytes:
+    """zlib ``data`` inflated, never past ``limit`` bytes (``TooLarge``);
+    ValueError when it is damaged or cut short."""
+    import zlib
+
+    try:
+        out = zlib.decompressobj()
+        text = out.decompress(data, limit + 1)
+    except zlib.error as e:
+        raise ValueError(f"{what} is damaged ({e})") from None
+    if len(text) > limit:
+        from crsearch.files import TooLarge, size_text
+
+        raise TooLarge(errno.EFBIG, f"{what} is larger than {size_text(limit)} uncompressed",
+                       os.fspath(path))
+    if not out.eof or out.unused_data:
+        raise ValueError(f"{what} is cut short" if not out.eof else f"{what} has bytes after its end")
+    return text
 
 
 def read_chapter(path: str | Path, chapter: str) -> str | None:
     """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
     None when it holds no such chapter.  Only the header and that chapter's
     block are read; ValueError (or an OSError) when the file is damaged."""
-    import zlib
-
     from crsearch.files import open_regular
 
     with open_regular(path, LIMITS["chapters"]) as f:
@@ -237,20 +272,9 @@ def read_chapter(path: str | Path, chapter: str) -> str | None:
             raise ValueError("not a chapters file")
         f.seek(len(head) + where[0])
         raw = f.read(where[1])
-    limit = LIMITS["chapter"]
-    try:
-        inflate = zlib.decompressobj()
-        text = inflate.decompress(raw, limit + 1)
-    except zlib.error as e:
-        raise ValueError(f"the block of chapter {chapter} is damaged ({e})") from None
-    if len(text) > limit:
-        from crsearch.files import TooLarge, size_text
-
-        raise TooLarge(errno.EFBIG, f"chapter {chapter} is larger than {size_text(limit)}",
-                       os.fspath(path))
-    if len(raw) != where[1] or not inflate.eof:
+    if len(raw) != where[1]:
         raise ValueError(f"the block of chapter {chapter} is cut short")
-    return text.decode("utf-8")
+    return inflate(raw, LIMITS["chapter"], path, f"chapter {chapter}").decode("utf-8")
 
 
 def _chapters_head(f: Any) -> tuple[bytes, dict[str, Any]]:

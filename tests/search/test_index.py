@@ -353,9 +353,10 @@ def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
 
     from crsearch.search.engine import Engine
     from crsearch.search.fastindex import FAST, FAST_TABLES
+    from crsearch.store.datadir import read_json
 
     copy = copy_index(engine.index_dir, tmp_path)
-    meta = json.loads((copy / FAST).read_text())
+    meta = read_json(copy / FAST, "index")
     for what, (name, _) in FAST_TABLES.items():
         if damage == "garbage":
             (copy / name).write_bytes(b"\x00{not json")
