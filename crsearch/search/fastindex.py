@@ -135,9 +135,9 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     scored = postings.scores(BM25_B, BM25_K1)
     docids = [d["id"] for d in docs]
     n = len(docids)
-    text = postings.terms["text"]
+    in_text = postings.terms["text"]
     # In the lexicon's order (UTF-8 bytes sort as code points).
-    df = {t: len(text[t]) for t in sorted(text)}
+    df = {t: len(in_text[t]) for t in sorted(in_text)}
     offsets: dict[str, list[int]] = {}
     # Every stem of every boosted field, so that questions in a player's
     # words (not only titles) are answered without Whoosh.
@@ -153,8 +153,8 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
             # fields differently).
             per: dict[int, list[float]] = {}
             for k, field in enumerate(fields):
-                for d, score in scored[field].get(st, ()):
-                    per.setdefault(d, [0.0] * len(fields))[k] = score
+                for num, score in scored[field].get(st, ()):
+                    per.setdefault(num, [0.0] * len(fields))[k] = score
             line = pack([list(per), *zip(*per.values())])
             offsets[st] = [f.tell(), len(line)]
             f.write(line)
@@ -283,9 +283,9 @@ def ready_tables(carry: Carry, stem: Callable[[str], str]) -> tuple[dict[str, di
 def pack(data: Any) -> bytes:
     """One block of a fast file: compact JSON, zlib-compressed (a block is
     read on its own, and JSON of scores and texts shrinks to a quarter)."""
-    import zlib
+    from crsearch.files import deflate
 
-    return zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
+    return deflate(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
 
 
 def read_block(path: Path, where: list[int]) -> Any:

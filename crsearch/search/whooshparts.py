@@ -1,3 +1,5 @@
+# Whoosh is untyped: the attributes our subclasses use come from its classes.
+# mypy: disable-error-code="has-type,attr-defined"
 """Our pieces of Whoosh: a text field that keeps its analyses, a leaner codec.
 
 Imported only where Whoosh is loaded anyway (``schema.schema()``, and by
@@ -12,18 +14,19 @@ postings, weights and field lengths, fewer bytes and less CPU.
 - ``Codec``: Whoosh's ``W3Codec`` writing the same segment files, but a
   term with few postings keeps them inline in the term table (Whoosh's
   own writer has that option broken: it calls a method that does not
-  exist), a block is compressed only when that makes it smaller, and the
-  postings writer reads each document's field length from a list instead of
-  the lengths column, one posting at a time.
+  exist), a block is compressed only when that makes it smaller (and with
+  zlib state sized to it, ``files.deflate``), and the postings writer reads
+  each document's field length from a list instead of the lengths column,
+  one posting at a time.
 """
 
 from __future__ import annotations
 
 import re
-import zlib
 from pickle import dumps
 from typing import Any
 
+from crsearch.files import deflate
 from crsearch.rules.text import FOLD, STOP_WORDS
 from crsearch.search.schema import TOKEN, analysed, load_whoosh, stems
 
@@ -122,7 +125,7 @@ class _Postings(whoosh3.W3PostingsWriter):
         data = dumps((self._mini_ids(), self._mini_weights(), self._mini_values()), 2)
         comp = self._compression
         if comp:
-            packed = zlib.compress(data, comp)
+            packed = deflate(data, comp)
             if len(packed) < len(data):
                 data = packed
             else:
@@ -166,6 +169,14 @@ class _PerDocReader(whoosh3.W3PerDocReader):
         return got[docnum]
 
 
+class _PerDocWriter(whoosh3.W3PerDocWriter):
+    def __init__(self, codec: Any, storage: Any, segment: Any):
+        super().__init__(codec, storage, segment)
+        # The stored fields' column compresses each document's fields alone:
+        # with zlib state sized to them (``files.deflate``), the same stream.
+        self._colwriters["_stored"]._child._compress = deflate
+
+
 class Codec(whoosh3.W3Codec):
     """``W3Codec`` with short postings lists inline and no zlib that grows a block."""
 
@@ -175,6 +186,9 @@ class Codec(whoosh3.W3Codec):
     def postings_writer(self, dbfile: Any, byteids: bool = False) -> Any:
         return _Postings(dbfile, blocklimit=self._blocklimit, byteids=byteids,
                          compression=self._compression, inlinelimit=self._inlinelimit)
+
+    def per_document_writer(self, storage: Any, segment: Any) -> Any:
+        return _PerDocWriter(self, storage, segment)
 
     def per_document_reader(self, storage: Any, segment: Any) -> Any:
         return _PerDocReader(storage, segment)

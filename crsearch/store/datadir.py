@@ -230,10 +230,10 @@ def read_json(path: str | Path, kind: str) -> Any:
 
 def packed_json(data: Any) -> bytes:
     """``data`` as compact JSON, zlib-compressed: what ``read_json`` reads back."""
-    import zlib
+    from crsearch.files import deflate
 
-    return zlib.compress(_json().dumps(data, ensure_ascii=False, separators=(",", ":"),
-                                       sort_keys=True).encode("utf-8"), 6)
+    return deflate(_json().dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                 sort_keys=True).encode("utf-8"), 6)
 
 
 def inflate(data: bytes, limit: int, path: str | Path, what: str = "the file") -> bytes:
@@ -304,11 +304,11 @@ def chapter_ids(path: str | Path) -> list[str]:
 
 def pack_chapters(chapters: dict[str, list[dict[str, Any]]]) -> bytes:
     """The bytes of ``chapters.z`` for the rules of each chapter (``by_chapter``)."""
-    import zlib
+    from crsearch.files import deflate
 
     blocks, index, at = [], {}, 0
     for chapter, rules in chapters.items():
-        block = zlib.compress(_dumps(rules).encode("utf-8"), 6)
+        block = deflate(_dumps(rules).encode("utf-8"), 6)
         index[chapter] = [at, len(block)]
         at += len(block)
         blocks.append(block)
