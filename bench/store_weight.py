@@ -93,6 +93,9 @@ def main() -> None:
             results = import_sources(sources, Store(root), jobs=args.jobs)
             c, t = cpu() - c, time.perf_counter() - t
             ok = sum(1 for r in results if r.error is None)
+            for r in results:
+                if r.error is not None:
+                    print(f"  not imported: {r.name}: {r.error}")
             releases = Store(root).releases_dir
             embeds = sum(1 for p in releases.glob("*/index/embed.json"))
             size = du(root)
