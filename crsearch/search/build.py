@@ -166,7 +166,7 @@ def build_index(release: Release, path: Path, via: Via | None = None,
         for doc in docs:
             values = whoosh_fields(doc)
             writer.add_document(**values)
-            # The analyses Whoosh just made (kept by ``schema.Text``).
+            # The analyses Whoosh just made (kept by ``whooshparts.Text``).
             postings.add({f: fields[f].index(values[f]) for f in FIELD_BOOSTS if f in values})
         writer.commit(optimize=False)
     except BaseException:

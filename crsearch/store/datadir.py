@@ -219,13 +219,21 @@ def read_json(path: str | Path, kind: str) -> Any:
 
     The index's larger JSON files (``terms.json``, ``fast.json``) are
     written zlib-compressed (``packed_json``): a file that begins with a zlib
-    header (``x``, which no JSON text begins with) is inflated first, never
-    past its kind's limit.
+    header (which no JSON object or list does) is inflated first, never past
+    its kind's limit.
     """
     data = read_bytes(path, kind)
-    if data[:1] == b"x":
+    if _zlib_header(data):
         data = inflate(data, LIMITS[kind], path)
     return loads(data.decode("utf-8"))
+
+
+def _zlib_header(data: bytes) -> bool:
+    """True when ``data`` begins as a zlib stream does: deflate, a window of
+    at most 32 KB, and the header's check (its first byte is never ``{``,
+    ``[``, a quote or white space)."""
+    return len(data) >= 2 and data[0] & 0x0F == 8 and data[0] >> 4 <= 7 \
+        and (data[0] << 8 | data[1]) % 31 == 0
 
 
 def packed_json(data: Any) -> bytes:
@@ -388,6 +396,7 @@ class StoredRelease:
         self.dir = os.fspath(path)  # a string: the lookup path never imports pathlib
         self.info = info
         self._store = store
+        self._chapters: dict[str, tuple[str, str | None]] = {}
 
     def __repr__(self) -> str:
         return f"<StoredRelease {self.effective_date} {self.dir}>"
@@ -453,14 +462,19 @@ class StoredRelease:
     def _chapter_text(self, chapter: str) -> tuple[str, str | None]:
         """The file a chapter's rules are read from, and their JSON text
         (None when the release has no such chapter)."""
-        if not os.path.exists(os.path.join(self.dir, CHAPTERS)) \
-                and os.path.isdir(os.path.join(self.dir, "chapters")):
-            # Stored before chapters.z: one file per chapter (`crsearch repair` packs them).
-            name = f"chapters/{chapter}.json"
-            if not os.path.exists(os.path.join(self.dir, name)):
-                return name, None
-            return name, self._read(name, lambda p: read_bytes(p, "chapter").decode("utf-8"))
-        return CHAPTERS, self._read(CHAPTERS, lambda p: read_chapter(p, chapter))
+        got = self._chapters.get(chapter)
+        if got is None:
+            if not os.path.exists(os.path.join(self.dir, CHAPTERS)) \
+                    and os.path.isdir(os.path.join(self.dir, "chapters")):
+                # Stored before chapters.z: one file per chapter (`crsearch repair` packs them).
+                name = f"chapters/{chapter}.json"
+                if not os.path.exists(os.path.join(self.dir, name)):
+                    return name, None
+                return name, self._read(name, lambda p: read_bytes(p, "chapter").decode("utf-8"))
+            # Kept: a lookup reads a rule and then its parent, from one inflated block.
+            got = self._chapters[chapter] = (
+                CHAPTERS, self._read(CHAPTERS, lambda p: read_chapter(p, chapter)))
+        return got
 
     def rule_dicts(self, chapter: str, first: str,
                    keep: Callable[[str], bool]) -> list[dict[str, Any]]:

@@ -387,3 +387,22 @@ def test_repair_says_when_a_listed_release_folder_is_gone(tmp_path, mini_release
     assert report.dropped == ["release 2031-03-03: its folder is gone; import it again with "
                               "`crsearch update --from FILE`"]
     assert Store(tmp_path).catalog() == []
+
+
+def test_read_json_reads_packed_and_plain_json_alike(tmp_path):
+    from crsearch.files import deflate
+    from crsearch.store.datadir import packed_json, read_json
+
+    data = {"format": 4, "vocab": {"trample": 3}, "ids": ["702.19c"]}
+    for name, raw in [("plain.json", json.dumps(data).encode()), ("packed.json", packed_json(data)),
+                      ("big.json", packed_json({**data, "pad": "x" * 100_000})),
+                      ("list.json", b' [1, "\\u00e9"]'), ("small.json", deflate(b"[8]"))]:
+        (tmp_path / name).write_bytes(raw)
+    assert read_json(tmp_path / "plain.json", "index") == data
+    assert read_json(tmp_path / "packed.json", "index") == data
+    assert read_json(tmp_path / "big.json", "index")["pad"] == "x" * 100_000
+    assert read_json(tmp_path / "list.json", "index") == [1, "é"]
+    assert read_json(tmp_path / "small.json", "index") == [8]
+    (tmp_path / "cut.json").write_bytes(packed_json(data)[:-5])
+    with pytest.raises(ValueError, match="cut short"):
+        read_json(tmp_path / "cut.json", "index")
