@@ -191,7 +191,7 @@
   /* numbers._range_end: "d" after 510.1c is 510.1d, "8" after 119.7 is 119.8. */
   function rangeEnd(start, raw) {
     const skey = checkedKey(start), d = depth(skey);
-    raw = pyStrip(raw);
+    raw = pyStrip(raw).replace(DECIMAL_COMMA, "$1."); /* "702.19c-702,19e" */
     let end;
     if (isAlpha(raw)) {
       if (d !== 4) throw new BadInput(`range end ${raw} is letters, but ${start} has none`);
@@ -209,7 +209,7 @@
   }
 
   const SPEC_TOKEN = new RegExp(
-    `(${ASCII_SPACE}+)|([0-9][A-Za-z0-9_.]*|R[1-9][0-9]{2}[A-Za-z0-9_]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
+    `(${ASCII_SPACE}+)|([1-9][0-9]{2},[0-9]{1,2}(?![0-9])[A-Za-z0-9_.]*|[0-9][A-Za-z0-9_.]*|R[1-9][0-9]{2}[A-Za-z0-9_]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
     "|([,;&]|\\b(?:and|or)\\b)|(\\b(?:rules?|sections?|cr|see)\\b|cr(?=[0-9])|\u00a7)|(\\b[a-z]+\\b)", "iy");
 
   /* numbers.parse_spec: one id, a range or a list ("510.1c-d", "702.19c, 702.20"),

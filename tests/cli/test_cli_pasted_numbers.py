@@ -31,6 +31,15 @@ def test_search_takes_the_pasted_forms(indexed_data_dir, text):
     assert [x["id"] for x in json.loads(r.output)["results"]] == ["702.19c"]
 
 
+def test_rule_and_search_take_a_decimal_comma_with_a_short_range(latest_data_dir, indexed_data_dir):
+    r = invoke(latest_data_dir, "rule", "702,19c-d", "--json")
+    assert r.exit_code == 0, r.output
+    assert [x["id"] for x in json.loads(r.output)] == ["702.19c", "702.19d"]
+    r = invoke(indexed_data_dir, "search", "702,19c-d", "--json")
+    assert r.exit_code == 0, r.output
+    assert [x["id"] for x in json.loads(r.output)["results"]] == ["702.19c", "702.19d"]
+
+
 def test_a_missing_rule_in_an_old_release_says_where_it_was_then(cite_data_dir):
     # Trample was 502.9 in 2003; today it is 702.19.
     r = invoke(cite_data_dir, "--release", "2003-03-15", "rule", "702.19")

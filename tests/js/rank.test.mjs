@@ -185,6 +185,9 @@ test("a snippet has the exported config's number of words", async () => {
 test("a rule number or a range lists exactly its rules", async () => {
   assert.deepEqual(await ids(engine(), "702.2a-b"), ["702.2a", "702.2b"]);
   assert.deepEqual(await ids(engine(), "CR 702.2"), ["702.2", "702.2a", "702.2b"]);
+  /* Pasted with a decimal comma and a short range, in the search box too. */
+  assert.deepEqual(await ids(engine(), "702,2a-b"), ["702.2a", "702.2b"]);
+  assert.deepEqual(await ids(engine(), "(702,2a\u2013b)"), ["702.2a", "702.2b"]);
   const res = await engine().search("702.9z", 10);
   assert.match(res.error, /no subrule 702.9z/);
 });
@@ -245,6 +248,12 @@ test("rule numbers are read as numbers.py reads them", () => {
     .forEach((t) => assert.deepEqual(rank.parseSpec(t), [["702.19c", "702.19c"]], t));
   assert.equal(rank.normalizeId("R702"), "702");
   assert.deepEqual(rank.parseSpec("110,111"), [["110", "110"], ["111", "111"]]);
+  /* A decimal comma with a short range or in a list, as numbers.py reads it. */
+  [["702,19c-d", [["702.19c", "702.19d"]]], ["(702,19c\u2013e)", [["702.19c", "702.19e"]]],
+    ["702,19 c-d", [["702.19c", "702.19d"]]], ["702,19c-702,19e", [["702.19c", "702.19e"]]],
+    ["119,7-8", [["119.7", "119.8"]]], ["702,19c, 702,20a", [["702.19c", "702.19c"], ["702.20a", "702.20a"]]],
+    ["R60110a, R60110b", [["601.10a", "601.10a"], ["601.10b", "601.10b"]]]]
+    .forEach(([t, want]) => assert.deepEqual(rank.parseSpec(t), want, t));
   assert.throws(() => rank.parseSpec("702.19l"), rank.BadInput);
   assert.throws(() => rank.parseSpec("7-702"), rank.BadInput);
 });
