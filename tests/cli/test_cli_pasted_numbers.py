@@ -59,3 +59,38 @@ def test_the_api_tells_the_number_then(cite_data_dir):
     assert info.value.suggestions[0] == "502.9"
     # The latest release has nothing later to trace from.
     assert Rules.open(cite_data_dir).number_then("702.19") is None
+
+
+@pytest.fixture(scope="module")
+def old_indexed_data_dir(cite_data_dir, tmp_path_factory):
+    """``cite_data_dir`` with 2003-03-15's search index (a copy: that one is read-only)."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("cite-indexed") / "data"
+    shutil.copytree(cite_data_dir, root)
+    r = invoke(root, "--release", "2003-03-15", "index")
+    assert r.exit_code == 0, r.output
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", ["702.19", "rule 702.19", "(702,19)"])
+def test_search_for_a_missing_rule_in_an_old_release_says_where_it_was_then(
+        old_indexed_data_dir, text):
+    for json_flag in ([], ["--json"]):
+        r = invoke(old_indexed_data_dir, "--release", "2003-03-15", "search", text, *json_flag)
+        assert r.exit_code == 1
+        assert "it was 502.9 then (Trample)" in r.output
+        assert "Did you mean: 502.9" in r.output
+
+
+
+@pytest.mark.slow
+def test_the_api_search_raises_with_the_number_then(old_indexed_data_dir):
+    from crsearch import Rules
+    from crsearch.errors import NotFound
+
+    with pytest.raises(NotFound) as info:
+        Rules.open(old_indexed_data_dir, release="2003-03-15").search("702.19b")
+    assert info.value.suggestions[0] == "502.9b"
+    assert "it was 502.9b then" in str(info.value)
