@@ -86,7 +86,8 @@ def named(tables: Tables, q: ParsedQuery, together: Sequence[str], keyword_title
     question), then the keywords named together (``together``: the rules
     where they meet; ``keyword_titles``: their names)."""
     found = [Named("topic", cue, config.topic, topic.rules)
-             for cue, topic in tables.cues().found(q.words + [w for _, v in q.slang for w in words(v)])]
+             for cue, topic in tables.cues().found(q.words + [w for _, v in q.slang for w in words(v)],
+                                                   q.words)]
     if q.question:
         found += [Named("card", name, config.card, tuple(rules))
                   for name, rules in tables.cards().found_in(q.text)]

@@ -688,7 +688,8 @@
       return Promise.all(letters.filter((l) => own(files, l)).map((l) => this.file(`${kind}-${l}`, files[l]).then(merge)));
     }
     loadTopics(words) {
-      const letters = firstLetters(words.filter((w) => !this.stop.has(w)).concat([""]));
+      /* "=": the whole-query cues ("=bounce", topics.whole_stem). */
+      const letters = firstLetters(words.filter((w) => !this.stop.has(w)).concat(["", "="]));
       const t = this.cueData;
       return this.loadParts("topics", letters, (d) => {
         if (t.seen.has(d)) return;
@@ -1415,9 +1416,13 @@
     /* topics.question_stems: "opponent's" meets the cue word "opponent". */
     topicStems(q) {
       const have = new Set();
+      const stemOf = (w) => this.stem(w.endsWith("'s") ? w.slice(0, -2) : w);
       q.words.concat(this.slangWords(q)).forEach((w) => {
-        if (!this.stop.has(w)) have.add(this.stem(w.endsWith("'s") ? w.slice(0, -2) : w));
+        if (!this.stop.has(w)) have.add(stemOf(w));
       });
+      /* topics.whole_stem: the typed words as one stem, for "=bounce". */
+      const typed = new Set(q.words.filter((w) => !this.stop.has(w)).map(stemOf));
+      have.add("=" + Array.from(typed).sort().join("_"));
       return have;
     }
     /* cards.CardTable.found_in: the table's cards named in a question,

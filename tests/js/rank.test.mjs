@@ -282,6 +282,13 @@ test("folding uses the exported table, then lowercase", () => {
   assert.equal(rank.clean("a\u0000b\u200b  c\ufeff"), "a b c");
 });
 
+test("a whole-query cue (topics.whole_stem) lifts its rules for that query alone", async () => {
+  /* "=deathtouch" as searchdata exports it: one stem, the query's stems joined. */
+  const e = () => engine({ cues: [[0, "=game_lose", ["702.2a"]]] });
+  assert.ok((await ids(e(), "lose the game")).includes("702.2a"));
+  assert.ok(!(await ids(e(), "players lose the game")).includes("702.2a"));
+});
+
 test("a linked query asks for its word, topic and card files only", () => {
   const r = release({ cues: [[0, "game lose", ["702.2a"]]] });
   const got = text.linkedQueryFiles(r.keys, "What does deathtouch do to the game?");
