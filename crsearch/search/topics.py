@@ -188,6 +188,10 @@ class Cues:
             got = self._topics[n] = Topic(tuple(cues), tuple(rules))
         return got
 
+    def question_stems(self, question_words: list[str]) -> set[str]:
+        """``question_stems`` with this table's stemmer."""
+        return question_stems(question_words, self.stem)
+
     def found(self, question_words: list[str],
               typed: list[str] | None = None) -> list[tuple[str, Topic]]:
         """``(cue, topic)`` for every cue all of whose words the question has,

@@ -1051,6 +1051,9 @@
       await Promise.all([this.need(more, true),
         q.passage ? null : this.loadTopics(q.words.concat(this.slangWords(q))),
         q.question ? this.loadCards(q.text) : null]);
+      /* Famous cards named together may be a topic ("humility opalescence"). */
+      const named = q.question ? this.cardsIn(q.text) : [];
+      if (named.length >= 2) await this.loadTopics([].concat(...named.map(([n]) => this.text.words(n))));
 
       /* 2. Exact titles (the whole query, or quoted titles in a passage). */
       let titles = this.titleMatches(q), cited = [], early = Promise.resolve();
@@ -1452,10 +1455,22 @@
     /* Each rule's bonus: its best one plus a share of the others. */
     topicBonus(q) {
       const c = this.c, have = this.topicStems(q), found = [];
-      this.cueData.cues.forEach(([, stems, rules]) => {
-        if (stems.every((s) => have.has(s))) found.push([c.topic, rules]);
-      });
-      if (q.question) this.cardsIn(q.text).forEach(([, rules]) => found.push([c.card, rules]));
+      const hit = this.cueData.cues.map(([, stems]) => stems.every((s) => have.has(s)));
+      this.cueData.cues.forEach(([, , rules], i) => { if (hit[i]) found.push([c.topic, rules]); });
+      const cards = q.question ? this.cardsIn(q.text) : [];
+      if (cards.length >= 2) {
+        /* boosts._cards_together: a cue that is two or more of the cards' names. */
+        const stemsOf = (name) => new Set(this.text.words(name).filter((w) => !this.stop.has(w))
+          .map((w) => this.stem(w.endsWith("'s") ? w.slice(0, -2) : w)));
+        const each = cards.map(([name]) => stemsOf(name));
+        const every = new Set([].concat(...each.map((e) => Array.from(e))));
+        this.cueData.cues.forEach(([, stems, rules], i) => {
+          if (!hit[i] && stems.every((s) => every.has(s)) && !each.some((one) => stems.every((s) => one.has(s)))) {
+            found.push([c.topic, rules]);
+          }
+        });
+      }
+      cards.forEach(([, rules]) => found.push([c.card, rules]));
       if (q.together && q.together.length) found.push([c.topic, q.together]);
       const given = new Map();
       found.forEach(([weight, rules]) => {

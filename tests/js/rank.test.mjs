@@ -37,7 +37,7 @@ const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "
   concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
 
 /* A release in the search data's shape, and a loader for its files. */
-function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
+function release({ forms = {}, cues = [], config = {}, kept = [], cards = {} } = {}) {
   const text = new rank.Text({}, STOP);
   const stem = (w) => STEMS[w] || w;
   const files = {}, entries = {}, postings = {}, counts = {};
@@ -76,6 +76,8 @@ function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
     part.cues.push([n, stems, part.rules.length - 1]);
   });
   Object.entries(topics).forEach(([l, d]) => { keys.topics[l] = `topics-${l}.js`; files[`search/topics-${l}.js`] = d; });
+  /* cards: {letter: part} as searchdata.cards_by_letter writes them. */
+  Object.entries(cards).forEach(([l, d]) => { keys.cards[l] = `cards-${l}.js`; files[`search/cards-${l}.js`] = d; });
   files["search/d0.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
     stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
   const meta = {
@@ -90,7 +92,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
-    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: {},
+    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: keys.cards,
   };
   const asked = [];
   const load = (name, file) => {
@@ -287,6 +289,23 @@ test("a whole-query cue (topics.whole_stem) lifts its rules for that query alone
   const e = () => engine({ cues: [[0, "=game_lose", ["702.2a"]]] });
   assert.ok((await ids(e(), "lose the game")).includes("702.2a"));
   assert.ok(!(await ids(e(), "players lose the game")).includes("702.2a"));
+});
+
+test("two famous cards named together find the topic their names make (boosts._cards_together)", async () => {
+  const part = (name) => ({ index: {}, plain: [], rules: { [name]: ["702.2b"] }, longest: 1 });
+  const cues = [[0, "humil opalesc", ["702.2a"]], [1, "humil", ["702.2"]]];
+  const e = () => {
+    const en = engine({ cues, cards: { h: part("humility"), o: part("opalescence") } });
+    const stem = en.stem.bind(en), stems = { humility: "humil", opalescence: "opalesc" };
+    en.stem = (w) => stems[w] || stem(w);
+    return en;
+  };
+  const both = await ids(e(), "Cast Humility and Opalescence: players lose the game?");
+  assert.ok(both.includes("702.2a"), both);
+  /* A cue of one card's name is left to the cards table. */
+  assert.ok(!both.includes("702.2"), both);
+  const one = await ids(e(), "Cast Humility: players lose the game?");
+  assert.ok(!one.includes("702.2a") && !one.includes("702.2"), one);
 });
 
 test("a linked query asks for its word, topic and card files only", () => {
