@@ -1027,6 +1027,15 @@
           result.error = `There is no ${idKind(missing)} ${missing} in the ${this.m.date} rules.`;
           result.near = this.nearest(missing);
           result.missing = missing;
+          /* An older release of a site of several: where that rule was then
+             (searchdata's "then" file, as Rules.number_then tells the CLI). */
+          const single = q.ids.find((sp) => sp[0] === sp[1] && !this.idSet.has(sp[0]));
+          const then = this.m.then && single ? await this.file("then", this.m.then) : null;
+          if (then && own(then, single[0])) {
+            const [id, title] = then[single[0]];
+            result.error = result.error.slice(0, -1) + `; it was ${id} then${title ? ` (${title})` : ""}.`;
+            result.near = id;
+          }
           return result;
         }
         result.results = await show(Array.from(ranked.entries()));

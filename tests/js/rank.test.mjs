@@ -37,7 +37,7 @@ const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "
   concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
 
 /* A release in the search data's shape, and a loader for its files. */
-function release({ forms = {}, cues = [], config = {}, kept = [], cards = {} } = {}) {
+function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, then = null } = {}) {
   const text = new rank.Text({}, STOP);
   const stem = (w) => STEMS[w] || w;
   const files = {}, entries = {}, postings = {}, counts = {};
@@ -94,6 +94,10 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {} } =
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
     glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: keys.cards,
   };
+  if (then) {
+    files["search/then.js"] = then;
+    meta.then = "then.js";
+  }
   const asked = [];
   const load = (name, file) => {
     asked.push(file);
@@ -192,6 +196,20 @@ test("a rule number or a range lists exactly its rules", async () => {
   assert.deepEqual(await ids(engine(), "(702,2a\u2013b)"), ["702.2a", "702.2b"]);
   const res = await engine().search("702.9z", 10);
   assert.match(res.error, /no subrule 702.9z/);
+});
+
+test("an older release says where a missing number was then (searchdata's then file)", async () => {
+  const e = engine({ then: { "702.19": ["702.2", "Deathtouch"], "702.19b": ["702.2b", ""] } });
+  let res = await e.search("702.19", 10);
+  assert.equal(res.error, "There is no rule 702.19 in the 2026-08-07 rules; it was 702.2 then (Deathtouch).");
+  assert.equal(res.near, "702.2");
+  res = await e.search("(702,19b)", 10);
+  assert.match(res.error, /; it was 702\.2b then\.$/);
+  /* A number the file does not know keeps the plain message; no file, no request. */
+  assert.match((await e.search("702.9z", 10)).error, /rules\.$/);
+  const plain = engine();
+  assert.match((await plain.search("702.19", 10)).error, /rules\.$/);
+  assert.ok(!plain.asked.includes("search/then.js"));
 });
 
 test("a filter keeps its kind only", async () => {
