@@ -1062,7 +1062,10 @@
         q.question ? this.loadCards(q.text) : null]);
       /* Famous cards named together may be a topic ("humility opalescence"). */
       const named = q.question ? this.cardsIn(q.text) : [];
-      if (named.length >= 2) await this.loadTopics([].concat(...named.map(([n]) => this.text.words(n))));
+      if (named.length >= 2) {
+        const nameWords = [].concat(...named.map(([n]) => this.text.words(n)));
+        await Promise.all([this.loadTopics(nameWords), this.need(this.readWords(nameWords, false))]);
+      }
 
       /* 2. Exact titles (the whole query, or quoted titles in a passage). */
       let titles = this.titleMatches(q), cited = [], early = Promise.resolve();
