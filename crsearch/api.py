@@ -202,6 +202,9 @@ class Rules:
     def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
         """Ranked search: a keyword, term, question, rule number or pasted text.
 
+        A rule number that an older release lacks raises ``NotFound`` saying
+        where that rule was then, as ``rule`` does (``number_then``).
+
         With card data imported (``update_cards``), the cards the query names
         are in ``result.cards`` (``to_dict()["cards"]``) and what their texts
         say ranks the rules; without, ``result.cards`` is None.
@@ -223,8 +226,14 @@ class Rules:
 
             return embedder(self.store, stored)()
 
-        return engine_for(stored, config or DEFAULT, embed=embed).search(
-            query, limit, cards=self._card_lens(stored))
+        from crsearch.errors import NotFound
+
+        try:
+            return engine_for(stored, config or DEFAULT, embed=embed).search(
+                query, limit, cards=self._card_lens(stored))
+        except NotFound as e:
+            # A rule number this older release lacks: where that rule was then.
+            raise self._numbered_then([query], e) from None
 
     def _card_lens(self, stored: StoredRelease) -> Any:
         """The imported card data as the search reads it (None without card data)."""

@@ -222,6 +222,7 @@ class Index:
 
                     try:
                         self._vectors = semantic.Vectors(self.index_dir)
+                        self._vectors.stem = self.stem_word  # its stems are kept
                     except semantic.EmbeddingsUnavailable as e:
                         self.vectors_problem = str(e)
                         if self._embed is not None and not (self.index_dir / semantic.META).exists():
@@ -242,6 +243,7 @@ class Index:
             return
         try:
             self._vectors = semantic.Vectors(self.index_dir)
+            self._vectors.stem = self.stem_word
         except semantic.EmbeddingsUnavailable as e:
             self.vectors_problem = str(e)
             return

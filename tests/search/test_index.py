@@ -524,6 +524,28 @@ def test_embeddings_are_built_with_the_index(engine):
     assert vectors.query(["xyzzyplugh"]) is None
 
 
+def test_a_word_the_embeddings_lack_reads_as_its_stems_known_form(engine):
+    from crsearch.search import semantic as embed
+
+    vectors = embed.Vectors(engine.index_dir)
+    assert "detained" not in vectors.words and "detain" in vectors.words
+    # "detained" means what "detain" means; a typed word is not meaningless.
+    assert vectors.query(["detained"]) == vectors.query(["detain"])
+    assert vectors.query(["detained", "creature"]) == vectors.query(["detain", "creature"])
+    # Short words and words of no known stem still carry no meaning.
+    assert embed.meaning_rows(["xyzzyplugh", "im"], vectors.words, lambda: {"im": "i"},
+                              lambda w: w) == []
+
+
+def test_base_forms_take_the_shortest_known_word_of_a_stem():
+    from crsearch.search import semantic as embed
+
+    stem = embed.porter()
+    forms = embed.base_forms(["decides", "decide", "decided", "dies", "died"], stem)
+    assert forms[stem("deciding")] == "decide"
+    assert forms[stem("died")] == "died"
+
+
 def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     import os
 
