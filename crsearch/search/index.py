@@ -159,7 +159,8 @@ class Index:
         got = self._doc_cache.get(doc["id"])
         if got is None:
             tw = words(doc.get("text", "")) + words(doc.get("title", ""))
-            got = (tw, {self.stem_word(w) for w in tw if w not in STOP_WORDS})
+            # Each distinct word stemmed once: a rule repeats its words.
+            got = (tw, {self.stem_word(w) for w in set(tw).difference(STOP_WORDS)})
             self._doc_cache[doc["id"]] = got
         return got
 

@@ -35,7 +35,6 @@ Why this model and not a transformer: docs/decisions/embedding-model.md.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import mmap
@@ -73,6 +72,9 @@ class EmbeddingsUnavailable(Exception):
 
 
 def sha256_of(path: Path) -> str:
+    # Imported here: hashlib costs about 4 ms, and a search never hashes.
+    import hashlib
+
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):

@@ -818,6 +818,30 @@ def _run_of(text: str, first: str,
     return out
 
 
+def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
+    """The last object of rule ``id`` in a chapter file's ``text`` (what parsing
+    it all and keeping the last rule of each id gives), parsed alone; None
+    when that cannot be shown (another format, a cut file, no C scanner):
+    parse it all then.  A search reads a few rules of many chapters."""
+    scan = _scanner()
+    at = text.rfind(f'{_ID}{id}","kind":')
+    start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
+    if scan is None or start < 0:
+        return None
+    try:
+        obj, _ = scan(text, start)
+    except (StopIteration, ValueError, SystemError):
+        return None
+    return obj if isinstance(obj, dict) and obj.get("id") == id else None
+
+
+def chapter_whole(text: str) -> bool:
+    """True when a chapter file's text ends with a whole rule that closes the list
+    (a cut file does not, wherever it was cut)."""
+    scan = _scanner()
+    return scan is not None and _ends_whole(text, scan)
+
+
 def _ends_whole(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> bool:
     """True when the last rule object of a chapter's text is whole and closes the list.
 

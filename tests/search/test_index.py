@@ -632,6 +632,36 @@ def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engi
     assert "toughness" in engine.index.stored("glossary:Lethal Damage")["text"]
 
 
+def test_a_rules_text_is_parsed_alone_and_equals_the_whole_chapter_files(engine, monkeypatch):
+    from crsearch.search.fastindex import ChapterTexts, FastBackend, chapters_of
+    from crsearch.store import datadir
+
+    def whole_file(self):
+        raise AssertionError("parsed the whole chapter file")
+
+    monkeypatch.setattr(ChapterTexts, "_parse", whole_file)
+    fast = FastBackend.open(engine.index_dir, engine.index.fast.meta["format"])
+    assert fast.stored("702.19b")["text"] == engine.index.stored("702.19b")["text"]
+    assert "trample" in fast.stored("702.19b")["text"]
+    monkeypatch.undo()
+    want = {}
+    for path in chapters_of(engine.index_dir).glob("*.json"):
+        want.update({r["id"]: r.get("text", "") for r in datadir.read_json(path, "chapter")})
+    got = {id: (fast.stored(id) or {}).get("text") for id in want}
+    assert got == want
+
+
+def test_a_cut_chapter_file_gives_no_texts_as_before(engine, tmp_path):
+    from crsearch.search.fastindex import FastBackend
+
+    target = copy_index(engine.index_dir, tmp_path)
+    chapter = target.parent / "chapters" / "702.json"
+    chapter.write_bytes(chapter.read_bytes()[:-40])
+    fast = FastBackend.open(target, engine.index.fast.meta["format"])
+    assert fast.stored("702.19b")["text"] == ""
+    assert fast.stored("702.19b")["title"] == "Trample"
+
+
 def test_an_index_outside_a_stored_release_keeps_its_texts(tmp_path, mini_release):
     from crsearch.search.build import build_index
     from crsearch.search.engine import Engine
