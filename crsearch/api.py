@@ -479,8 +479,8 @@ class Rules:
                cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
         # Neighbouring releases are read through their link in the lineage table.
-        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
-                                                os.path.basename(after.dir))
+        link = Lineage.read_link(self.store.dir, os.path.basename(before.dir),
+                                 os.path.basename(after.dir))
         got = diff_linked(before, after, link) if link is not None else None
         if got is None:
             got = diff_releases(before.release(), after.release())
