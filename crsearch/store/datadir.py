@@ -463,9 +463,13 @@ class Store:
         return [StoredRelease(r["effective_date"], os.path.join(self.dir, "releases", r["dir"]), r, self)
                 for r in self.catalog()]
 
-    def pick(self, date: str | None = None) -> StoredRelease:
-        """The release in effect on ``date`` (YYYY-MM-DD), or the latest."""
-        stored = self.releases()
+    def pick(self, date: str | None = None,
+             stored: list[StoredRelease] | None = None) -> StoredRelease:
+        """The release in effect on ``date`` (YYYY-MM-DD), or the latest; of
+        ``stored`` (what ``releases`` returned) when given, so that picking
+        two releases reads the catalog once."""
+        if stored is None:
+            stored = self.releases()
         if not stored:
             raise NoData(f"no releases imported yet in {short(self.dir)}: run `crsearch update` "
                          "(or `crsearch update --from FILE`)")
