@@ -42,6 +42,8 @@ SIBLING_RATIO = 0.6
 SAME_ID_RATIO = 0.5
 #: Sibling groups larger than this (old x new) are compared only at MOVE_RATIO.
 _MAX_GROUP_PAIRS = 40_000
+#: Runs of changed rules read one by one from a chapter before it is read whole.
+_MAX_RUNS = 8
 
 Segment = tuple[str, str]  # ("equal" | "delete" | "insert", text)
 
@@ -765,23 +767,21 @@ def diff_linked(old: Any, new: Any, link: Any) -> ReleaseDiff | None:
     tell (made before it kept the whole pairing, a release that repeats an
     id or is incomplete): pair the whole releases then.
     """
-    from crsearch.store.datadir import sections_and_chapters
-
     if "wgone" not in link.data or link.repeat_old or link.repeat_new:
         return None
     metas = old.meta(), new.meta()
     if not all(m.get("complete", True) for m in metas):
         return None
-    (old_sections, old_chapters), (new_sections, new_chapters) = map(sections_and_chapters, metas)
-    section_changes, _ = pair_headings(old_sections, new_sections, "section")
-    chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
+    section_changes, chapter_changes, chapter_map = _stored_heading_changes(*metas)
     idmap, scores = link.whole, link.data.get("scores") or {}
     gone = {x for x, y in link.gone.items() if y is None} | set(link.data["wgone"])
     came = {y for y, x in link.came.items() if x is None} | set(link.data["wcame"])
+    # The old rules that were removed, renumbered or rewritten (the others
+    # keep their number and text), in the old release's order.
+    differ = gone | set(idmap) | link.text | link.examples
     pairs: list[tuple[str | None, str | None]] = [
-        (x, None if x in gone else idmap.get(x, x)) for x in metas[0]["rule_ids"]]
+        (x, None if x in gone else idmap.get(x, x)) for x in metas[0]["rule_ids"] if x in differ]
     pairs += [(None, y) for y in metas[1]["rule_ids"] if y in came]
-    pairs = [(o, n) for o, n in pairs if o is None or n is None or o != n or link.changed(o)]
     olds = _rules_of(old, [o for o, _ in pairs if o is not None])
     news = _rules_of(new, [n for _, n in pairs if n is not None])
     rule_changes = []
@@ -822,14 +822,48 @@ def _differing_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]
     return [g for g in old if key(g) not in same], [g for g in new if key(g) not in same]
 
 
+def _stored_heading_changes(old: dict[str, Any], new: dict[str, Any]
+                            ) -> tuple[list[Change], list[Change], dict[str, str]]:
+    """The section and chapter changes of two stored releases (their
+    ``meta``), and how the chapters pair.  Headings with the same ids and
+    titles in both (as between most neighbours) are not paired one by one:
+    nothing changed, and each chapter pairs with itself."""
+    from crsearch.store.datadir import sections_and_chapters
+
+    def same(kind: str) -> bool:
+        ids = [(h.get("id"), h.get("title")) for h in old[kind]]
+        return ids == [(h.get("id"), h.get("title")) for h in new[kind]] and \
+            len({i for i, _ in ids}) == len(ids)
+
+    if same("sections") and same("chapters"):
+        return [], [], {h["id"]: h["id"] for h in old["chapters"]}
+    (old_sections, old_chapters), (new_sections, new_chapters) = map(sections_and_chapters, (old, new))
+    section_changes, _ = pair_headings(old_sections, new_sections, "section")
+    chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
+    return section_changes, chapter_changes, chapter_map
+
+
 def _rules_of(stored: Any, ids: list[str]) -> dict[str, Rule]:
-    """The rules ``ids`` of a stored release (the first of each id), reading
-    only their chapters."""
+    """The rules ``ids`` of a stored release (the first of each id; ``ids``
+    in the release's order).
+
+    Each run of them that stand together (a rule and its subrules, a block
+    of renumbered rules) is parsed alone (``rule_dicts``): a rule added to
+    chapter 702 need not parse the other thousand.  A chapter with many
+    runs is parsed whole.
+    """
     want = set(ids)
     out: dict[str, Rule] = {}
-    for chapter in sorted({i.split(".", 1)[0] for i in want}):
-        for d in stored.chapter_dicts(chapter):
-            if d["id"] in want and d["id"] not in out:
+    runs: Counter[str] = Counter()
+    for id in ids:
+        if id in out:
+            continue
+        chapter = id.split(".", 1)[0]
+        runs[chapter] += 1
+        got = stored.rule_dicts(chapter, id, want.__contains__) if runs[chapter] <= _MAX_RUNS \
+            else [d for d in stored.chapter_dicts(chapter) if d["id"] in want]
+        for d in got:
+            if d["id"] not in out:
                 out[d["id"]] = Rule.from_dict(d)
     return out
 
