@@ -797,7 +797,7 @@ def diff_linked(old: Any, new: Any, link: Any) -> ReleaseDiff | None:
                                          Version.of_rule(o), Version.of_rule(n), s, idmap,
                                          old_kind=o.kind if o.id != n.id else None))
     full_map = {**{k: v for k, v in chapter_map.items() if k != v}, **idmap}
-    old_terms, new_terms = _differing_terms(old.glossary_dicts(), new.glossary_dicts())
+    old_terms, new_terms = _stored_differing_terms(old, new)
     glossary = _glossary_changes([GlossaryEntry.from_dict(g) for g in old_terms],
                                  [GlossaryEntry.from_dict(g) for g in new_terms], full_map)
     changes = sorted(section_changes + chapter_changes + rule_changes, key=_order)
@@ -841,6 +841,44 @@ def _stored_heading_changes(old: dict[str, Any], new: dict[str, Any]
     section_changes, _ = pair_headings(old_sections, new_sections, "section")
     chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
     return section_changes, chapter_changes, chapter_map
+
+
+# A term as stored, when it holds no quote or backslash (none does; one
+# that does is not matched, and the glossaries are then parsed whole).
+_TERM = re.compile(rb'"term":"([^"\\]*)"')
+
+
+def _stored_differing_terms(old: Any, new: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``_differing_terms`` of two stored releases' glossaries, parsing only
+    the entries whose stored text differs (their line numbers aside): an
+    entry whose text the other release holds too has the same term, heading
+    and text there, so ``_differing_terms`` leaves it out, and its partner
+    too, as long as no term repeats.
+    """
+    from crsearch.store.datadir import loads
+
+    texts = old.glossary_texts(), new.glossary_texts()
+    if texts[0] is None or texts[1] is None:
+        return _differing_terms(old.glossary_dicts(), new.glossary_dicts())
+    plain: list[list[bytes]] = []
+    for side in texts:
+        # One pass over each glossary, not one an entry: no entry's JSON
+        # text holds a raw line break.
+        joined = b"\n".join(side)
+        terms = _TERM.findall(joined)
+        keys = set(b"\n".join(terms).decode("utf-8").lower().split("\n")) if terms else set()
+        # Each entry without its line number, the one field that moves when
+        # anything before it does ("line": is a key wherever it stands, as
+        # no JSON string holds an unescaped quote).
+        flat = b"".join(p.lstrip(b"0123456789") for p in joined.split(b'"line":')).split(b"\n")
+        if len(terms) != len(side) or len(keys) != len(side) or len(flat) != len(side):
+            # A repeated term (or an entry read otherwise): compare them all.
+            return _differing_terms(*[[loads(t.decode("utf-8")) for t in side] for side in texts])
+        plain.append(flat)
+    both = set(plain[0]) & set(plain[1])
+    rest = [[loads(t.decode("utf-8")) for t, p in zip(side, flat) if p not in both]
+            for side, flat in zip(texts, plain)]
+    return _differing_terms(rest[0], rest[1])
 
 
 def _rules_of(stored: Any, ids: list[str]) -> dict[str, Rule]:
