@@ -445,12 +445,17 @@ class Rules:
 
         _check("Rules.pair", old=(old, _DATE), new=(new, _DATE))
         stored = self.store.releases()
-        target = self.store.pick(new) if new is not None else self.stored()
+        if new is not None:
+            target = self.store.pick(new, stored)
+        else:
+            if self._stored is None:
+                self._stored = self.store.pick(self.release_date, stored)
+            target = self._stored
         if len(stored) < 2:
             raise NotFound(f"only one release ({target.effective_date}) is imported; import "
                            "another with `crsearch update --from FILE` to compare")
         if old is not None:
-            before = self.store.pick(old)
+            before = self.store.pick(old, stored)
         else:
             dates = [s.effective_date for s in stored]
             k = dates.index(target.effective_date)
@@ -479,8 +484,8 @@ class Rules:
                cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
         # Neighbouring releases are read through their link in the lineage table.
-        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
-                                                os.path.basename(after.dir))
+        link = Lineage.read_link(self.store.dir, os.path.basename(before.dir),
+                                 os.path.basename(after.dir))
         got = diff_linked(before, after, link) if link is not None else None
         if got is None:
             got = diff_releases(before.release(), after.release())
