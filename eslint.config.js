@@ -40,6 +40,11 @@ module.exports = [
     },
   },
   {
+    // Card lookup: a page's script that node loads too, for its matching (tests/js).
+    files: ["templates/cards.js"],
+    languageOptions: { globals: { module: "readonly" } },
+  },
+  {
     // A service worker's top level is its own scope, not a page's.
     files: ["templates/sw.js"],
     languageOptions: { globals: { ...globals.serviceworker } },

@@ -1,6 +1,6 @@
 """History and diff benchmarks: whole processes over a data folder of the archive.
 
-Run: python -m bench.history_bench [--data-dir DIR] [--runs 15] [--before-runs 3] [--editable]
+Run: python -m bench.history_bench [--data-dir DIR] [--runs 15] [--before-runs 3] [--against REV] [--skip-table-cost] [--editable]
 
 Needs a data folder holding the 114 archived releases (``crsearch update
 --from ../shared/cr/archive --no-index``); without ``--data-dir`` one is made
@@ -15,8 +15,13 @@ child; the steadier figure on a busy machine) and peak memory of:
 - ``crsearch diff`` (2026-06-19 -> 2026-08-07, neighbouring releases), read
   through their link, and without the table (the whole releases paired).
 
+``--against REV`` installs a git revision the same way and times its
+``history`` and ``diff`` (with the table) in the same rounds: before and
+after a change, from one run.
+
 Then the cost of the table: its size, and the CPU time of working out every
-link of the folder again (``Linker``, as an import does for each release).
+link of the folder again (``Linker``, as an import does for each release;
+a minute or more, left out with ``--skip-table-cost``).
 
 Start-up is measured on a regular install (a wheel in a throwaway venv, see
 ``lookup_bench.py``) unless ``--editable``.
@@ -34,7 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import ARCHIVE, measure, timed_install
+from bench.common import ARCHIVE, measure, regular_install, timed_install
 
 GOAL_HISTORY, GOAL_DIFF = 3.0, 2.0
 
@@ -98,6 +103,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--before-runs", type=int, default=3,
                     help="runs of history without the table (tens of seconds each)")
+    ap.add_argument("--against", metavar="REV",
+                    help="also time git revision REV's history and diff (a regular install)")
+    ap.add_argument("--skip-table-cost", action="store_true",
+                    help="leave out working out every link again")
     ap.add_argument("--editable", action="store_true",
                     help="time the running interpreter's install instead of a regular one")
     args = ap.parse_args()
@@ -128,21 +137,29 @@ def main() -> None:
             "diff (neighbours)": (crsearch(data, "diff", "2026-06-19", "2026-08-07"), args.runs),
             "diff (no table)": (crsearch(before, "diff", "2026-06-19", "2026-08-07"), args.runs),
         }
+        if args.against:
+            _, old_script = regular_install(tmp / "against", args.against)
+            for name, words in (("history 733.1", ["history", "733.1"]),
+                                ("diff (neighbours)", ["diff", "2026-06-19", "2026-08-07"])):
+                cmds[f"{name} @{args.against}"] = ([old_script, "--data-dir", str(data), *words],
+                                                   args.runs)
         meds = interleaved(cmds, env)
         base_wall, base_cpu, _ = meds['python -c "import click"']
         print(f"Whole-process medians of interleaved runs ({args.runs}; history without the "
               f"table {args.before_runs}), {where}, {len(list((data / 'releases').iterdir()))} "
               "release folders:")
-        print(f"  {'':<27} {'wall':>10} {'ratio':>7}   {'cpu':>10} {'ratio':>7}   {'peak':>8}")
+        width = max(len(name) for name in meds)
+        print(f"  {'':<{width}} {'wall':>10} {'ratio':>7}   {'cpu':>10} {'ratio':>7}   {'peak':>8}")
         for name, (wall, cpu, peak) in meds.items():
-            print(f"  {name:<27} {wall * 1000:7.0f} ms {wall / base_wall:6.2f}x   "
+            print(f"  {name:<{width}} {wall * 1000:7.0f} ms {wall / base_wall:6.2f}x   "
                   f"{cpu * 1000:7.0f} ms {cpu / base_cpu:6.2f}x   {peak / 2**20:5.0f} MiB")
         for name, goal in (("history 733.1 (table)", GOAL_HISTORY), ("diff (neighbours)", GOAL_DIFF)):
             wall, cpu, _ = meds[name]
             print(f"  goal: {name} <= {goal:.0f}x click import: wall {wall / base_wall:.2f}x, "
                   f"cpu {cpu / base_cpu:.2f}x -> "
                   f"{'met' if max(wall / base_wall, cpu / base_cpu) <= goal else 'NOT met'}")
-        link_cost(data)
+        if not args.skip_table_cost:
+            link_cost(data)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -202,6 +202,9 @@ class Rules:
     def search(self, query: str, limit: int = 10, config: RankingConfig | None = None) -> SearchResult:
         """Ranked search: a keyword, term, question, rule number or pasted text.
 
+        A rule number that an older release lacks raises ``NotFound`` saying
+        where that rule was then, as ``rule`` does (``number_then``).
+
         With card data imported (``update_cards``), the cards the query names
         are in ``result.cards`` (``to_dict()["cards"]``) and what their texts
         say ranks the rules; without, ``result.cards`` is None.
@@ -223,8 +226,14 @@ class Rules:
 
             return embedder(self.store, stored)()
 
-        return engine_for(stored, config or DEFAULT, embed=embed).search(
-            query, limit, cards=self._card_lens(stored))
+        from crsearch.errors import NotFound
+
+        try:
+            return engine_for(stored, config or DEFAULT, embed=embed).search(
+                query, limit, cards=self._card_lens(stored))
+        except NotFound as e:
+            # A rule number this older release lacks: where that rule was then.
+            raise self._numbered_then([query], e) from None
 
     def _card_lens(self, stored: StoredRelease) -> Any:
         """The imported card data as the search reads it (None without card data)."""
@@ -436,12 +445,17 @@ class Rules:
 
         _check("Rules.pair", old=(old, _DATE), new=(new, _DATE))
         stored = self.store.releases()
-        target = self.store.pick(new) if new is not None else self.stored()
+        if new is not None:
+            target = self.store.pick(new, stored)
+        else:
+            if self._stored is None:
+                self._stored = self.store.pick(self.release_date, stored)
+            target = self._stored
         if len(stored) < 2:
             raise NotFound(f"only one release ({target.effective_date}) is imported; import "
                            "another with `crsearch update --from FILE` to compare")
         if old is not None:
-            before = self.store.pick(old)
+            before = self.store.pick(old, stored)
         else:
             dates = [s.effective_date for s in stored]
             k = dates.index(target.effective_date)
@@ -470,8 +484,8 @@ class Rules:
                cosmetic=(cosmetic, (bool,)))
         before, after = self.pair(old, new)
         # Neighbouring releases are read through their link in the lineage table.
-        link = Lineage.read(self.store.dir).get(os.path.basename(before.dir),
-                                                os.path.basename(after.dir))
+        link = Lineage.read_link(self.store.dir, os.path.basename(before.dir),
+                                 os.path.basename(after.dir))
         got = diff_linked(before, after, link) if link is not None else None
         if got is None:
             got = diff_releases(before.release(), after.release())

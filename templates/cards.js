@@ -8,18 +8,28 @@
 (function () {
   "use strict";
   var INDEX = /*CARD_FILES*/{};
-  var BASE = new URL(".", document.currentScript ? document.currentScript.src : location.href).href;
+  /* Under node (tests/js) the matching is exported and no page is touched. */
+  var NODE = typeof module === "object" && module && module.exports && typeof document === "undefined";
+  var BASE = NODE ? "" : new URL(".", document.currentScript ? document.currentScript.src : location.href).href;
   var WORD = /[\p{L}\p{N}]+(?:['\u2019\u2018\u02bc][\p{L}\p{N}]+)*/gu;
   var STOP = new Set(INDEX.stop || []);
+  /* names.fold_table: the folding of each character that is not ASCII. */
   var LETTERS = INDEX.fold || {};
   /* A longer text, or one with more words, is a question, not a card's name. */
   var NAME_CHARS = 150, NAME_WORDS = 14, SHOWN = 8;
 
-  /* names.fold_word: "Dûl" -> "dul", "Urza's" -> "urza", "Æther" -> "aether". */
+  /* names.fold_word: "Dûl" -> "dul", "Urza's" -> "urza", "Æther" -> "aether",
+     character by character as Python folds them (names.fold_char, in LETTERS);
+     a character no name has is folded as NFKD does. */
+  function foldChar(c) {
+    var f = LETTERS[c];
+    if (f !== undefined) return f;
+    if (c < "\u0080") return c.toLowerCase();
+    return c.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  }
   function foldWord(token) {
     var t = "";
-    for (var i = 0; i < token.length; i++) t += LETTERS[token[i]] !== undefined ? LETTERS[token[i]] : token[i];
-    t = t.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\u00df/g, "ss");
+    for (var c of token) t += foldChar(c);
     if (t.slice(-2) === "'s") t = t.slice(0, -2);
     return t.replace(/'/g, "");
   }
@@ -31,7 +41,7 @@
 
   /* -- the letter files, by <script> (fetch does not work from file://) -- */
   var data = {}, loading = {};
-  window.crsearchCards = function (letter, d) {
+  if (!NODE) window.crsearchCards = function (letter, d) {
     var byName = {};
     d.cards.forEach(function (c) { byName[c.name] = c; });
     d.byName = byName;
@@ -60,16 +70,22 @@
     });
     return out;
   }
-  function holds(keyWords, words, prefix, near) {
+  /* ``joined``: a typed word may be two words of the name typed as one
+     ("limdul" for "Lim-Dûl"), as names._alternatives respells it. */
+  function holds(keyWords, words, prefix, near, joined) {
     var left = keyWords.slice();
     for (var i = 0; i < words.length; i++) {
-      var w = words[i], at = -1;
+      var w = words[i], at = -1, take = 1;
       for (var k = 0; k < left.length && at < 0; k++) {
         var x = left[k];
         if (x === w || (prefix && w.length >= 3 && x.indexOf(w) === 0) || (near && oneEdit(w, x))) at = k;
+        else if (joined && k + 1 < left.length && x.length >= 2 && left[k + 1].length >= 2 && x + left[k + 1] === w) {
+          at = k;
+          take = 2;
+        }
       }
       if (at < 0) return false;
-      left.splice(at, 1);
+      left.splice(at, take);
     }
     return true;
   }
@@ -104,9 +120,9 @@
       if (exact.length === 1 || own.length === 1) return own.length ? own[0] : exact[0];
       return exact;
     }
-    var passes = [[false, false], [true, false], [false, true]];
+    var passes = [[false, false, false], [true, false, false], [false, true, false], [false, false, true]];
     for (var p = 0; p < passes.length; p++) {
-      var hits = distinct(names.filter(function (e) { return holds(e.words, words, passes[p][0], passes[p][1]); }));
+      var hits = distinct(names.filter(function (e) { return holds(e.words, words, passes[p][0], passes[p][1], passes[p][2]); }));
       if (hits.length === 1) return hits[0];
       if (hits.length) return oneOrRanked(words, hits);
     }
@@ -284,6 +300,19 @@
     style();
     searchPage();
     explainPage();
+  }
+  if (NODE) {
+    /* tests/js/cards.test.mjs: the folding and the matching over given names. */
+    module.exports = {
+      configure: function (index) { STOP = new Set(index.stop || []); LETTERS = index.fold || {}; },
+      foldWord: foldWord,
+      nameWords: nameWords,
+      resolve: function (rows, typed) {
+        var found = resolve(rows.map(entry), nameWords(typed));
+        return Array.isArray(found) ? found.map(function (e) { return e.name; }) : found.name;
+      },
+    };
+    return;
   }
   window.crsearchCardLookup = find;
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

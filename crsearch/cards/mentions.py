@@ -128,17 +128,21 @@ def find(text: str, index: SortedLines,
         (each card is read once); without it, mentions carry no card.
     """
     toks = word_spans(text)
+    folded = [w.encode("utf-8") for _, _, w in toks]
     out: list[Mention] = []
     cards: dict[tuple[str, int, int], Any] = {}
     i = 0
     while i < len(toks):
         best: tuple[tuple[int, int], list[str]] | None = None
-        for raw in index.starting(toks[i][2].encode("utf-8") + b"\t"):
-            fields = raw.decode("utf-8").split("\t")
-            rest = fields[1].split(" ") if fields[1] else []
-            n = 1 + len(rest)
-            if i + n > len(toks) or any(toks[i + 1 + j][2] != w for j, w in enumerate(rest)):
+        head = folded[i] + b"\t"
+        for raw in index.starting(head):
+            # The words after the first, compared as bytes: a common first word
+            # ("the", "fire") starts hundreds of lines, few of which fit.
+            rest = raw[len(head):raw.index(b"\t", len(head))]
+            n = 1 + (rest.count(b" ") + 1 if rest else 0)
+            if i + n > len(toks) or rest != b" ".join(folded[i + 1:i + n]):
                 continue
+            fields = raw.decode("utf-8").split("\t")
             if not all(_GAP.fullmatch(text[a[1]:b[0]]) for a, b in zip(toks[i:i + n - 1], toks[i + 1:i + n])):
                 continue
             rank = (n, _KIND_RANK.get(fields[2], 0))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from crsearch.errors import BadInput, NotFound, short
 
@@ -51,13 +51,40 @@ def fold_word(token: str) -> str:
     return t.replace("'", "")
 
 
-def fold_letters() -> dict[str, str]:
-    """The letters :func:`fold_word` spells otherwise ("æ" -> "ae"), for the site's lookup."""
-    return {chr(k): v for k, v in _LETTERS.items()}
+def fold_char(c: str) -> str:
+    """What :func:`fold_word` makes of one character ("Û" -> "u", "Æ" -> "ae",
+    a combining accent -> ""), before its "'s" rule: a word folds as its
+    characters do, one by one (NFKD decomposes, and case folds, each
+    character alone; the marks that canonical reordering moves are dropped)."""
+    t = c.translate(_LETTERS)
+    if not t.isascii():
+        t = "".join(x for x in unicodedata.normalize("NFKD", t) if not unicodedata.combining(x))
+    return t.casefold()
+
+
+#: Characters the site's lookup always knows the folding of, besides those
+#: of the card names: Latin-1 and Latin Extended-A letters, the combining
+#: accents, the apostrophes.
+_SITE_CHARS = "".join(map(chr, [*range(0xC0, 0x180), *range(0x300, 0x370)])) + "\u2018\u2019\u02bc"
+
+
+def fold_table(names: Iterable[str] = ()) -> dict[str, str]:
+    """The folding of every character that is not ASCII, in ``names`` and in
+    ``_SITE_CHARS``: the site's lookup folds a word character by character
+    with this table (templates/cards.js), so that Python defines the folding
+    for both.  A character missing from it (typed, in no name) the browser
+    folds as NFKD does, which finds no name either way."""
+    chars = set(_SITE_CHARS)
+    for name in names:
+        chars.update(c for c in name if not c.isascii())
+    return {c: fold_char(c) for c in sorted(chars) if not c.isascii()}
 
 
 def name_words(text: str) -> list[str]:
-    """The folded words of a name or of typed text."""
+    """The folded words of a name or of typed text (composed first, as the
+    site's lookup does: a typed "u" and combining circumflex are one "û")."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
     return [w for w in (fold_word(t) for t in WORD.findall(text)) if w]
 
 
@@ -352,4 +379,4 @@ def _near_words(word: str, vocab: list[str], limit: int = 3) -> list[str]:
 
 
 __all__ = ["KIND_FACE", "KIND_NAME", "NAMES_FILE", "STOP", "WORDS_FILE", "Entry", "NameIndex",
-           "SortedLines", "fold_letters", "fold_word", "name_key", "name_words", "shard_of", "word_spans"]
+           "SortedLines", "fold_char", "fold_table", "fold_word", "name_key", "name_words", "shard_of", "word_spans"]

@@ -42,6 +42,8 @@ SIBLING_RATIO = 0.6
 SAME_ID_RATIO = 0.5
 #: Sibling groups larger than this (old x new) are compared only at MOVE_RATIO.
 _MAX_GROUP_PAIRS = 40_000
+#: Runs of changed rules read one by one from a chapter before it is read whole.
+_MAX_RUNS = 8
 
 Segment = tuple[str, str]  # ("equal" | "delete" | "insert", text)
 
@@ -82,6 +84,16 @@ def _same_but_typography(old: str, new: str) -> bool:
     return a == b or _LOSSY.sub("?", a) == _LOSSY.sub("?", b)
 
 
+def _token_keys(found: list[tuple[str, str]]) -> list[str]:
+    """The tokens ``_TOKEN.findall`` found, each with its typography made plain.
+
+    A token holds no whitespace, and "_" is the only ASCII character made
+    plain, so most tokens are their own key: two string tests instead of
+    two substitutions (a diff compares thousands of tokens).
+    """
+    return [t if t.isascii() and "_" not in t else normalize_typography(t) for _, t in found]
+
+
 def _words(text: str) -> list[str]:
     return _WORD.findall(normalize_typography(text).lower())
 
@@ -97,8 +109,10 @@ def word_diff(old: str, new: str, typography: bool = True) -> list[Segment]:
     equal (shown as in ``new``), so a real change isn't lost among quotes.
     """
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    def key(t: str) -> str:
-        return normalize_typography(t) if typography else _LOSSY.sub("?", normalize_typography(t))
+    keys_a, keys_b = _token_keys(a), _token_keys(b)
+    if not typography:
+        keys_a = [_LOSSY.sub("?", k) for k in keys_a]
+        keys_b = [_LOSSY.sub("?", k) for k in keys_b]
     out: list[Segment] = []
 
     def add(op: str, text: str) -> None:
@@ -109,8 +123,7 @@ def word_diff(old: str, new: str, typography: bool = True) -> list[Segment]:
         else:
             out.append((op, text))
 
-    matcher = difflib.SequenceMatcher(None, [key(t) for _, t in a], [key(t) for _, t in b],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             # Typography differences inside an equal run still show.
@@ -595,8 +608,7 @@ def _follows_renumbering(old: str, new: str, idmap: dict[str, str]) -> bool:
     """True when ``new`` is ``old`` with rule numbers replaced as the moves say."""
     if not idmap:
         return False
-    a = [normalize_typography(t) for _, t in _TOKEN.findall(old)]
-    b = [normalize_typography(t) for _, t in _TOKEN.findall(new)]
+    a, b = _token_keys(_TOKEN.findall(old)), _token_keys(_TOKEN.findall(new))
     if len(a) != len(b):
         return False
     differs = False
@@ -765,23 +777,21 @@ def diff_linked(old: Any, new: Any, link: Any) -> ReleaseDiff | None:
     tell (made before it kept the whole pairing, a release that repeats an
     id or is incomplete): pair the whole releases then.
     """
-    from crsearch.store.datadir import sections_and_chapters
-
     if "wgone" not in link.data or link.repeat_old or link.repeat_new:
         return None
     metas = old.meta(), new.meta()
     if not all(m.get("complete", True) for m in metas):
         return None
-    (old_sections, old_chapters), (new_sections, new_chapters) = map(sections_and_chapters, metas)
-    section_changes, _ = pair_headings(old_sections, new_sections, "section")
-    chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
+    section_changes, chapter_changes, chapter_map = _stored_heading_changes(*metas)
     idmap, scores = link.whole, link.data.get("scores") or {}
     gone = {x for x, y in link.gone.items() if y is None} | set(link.data["wgone"])
     came = {y for y, x in link.came.items() if x is None} | set(link.data["wcame"])
+    # The old rules that were removed, renumbered or rewritten (the others
+    # keep their number and text), in the old release's order.
+    differ = gone | set(idmap) | link.text | link.examples
     pairs: list[tuple[str | None, str | None]] = [
-        (x, None if x in gone else idmap.get(x, x)) for x in metas[0]["rule_ids"]]
+        (x, None if x in gone else idmap.get(x, x)) for x in metas[0]["rule_ids"] if x in differ]
     pairs += [(None, y) for y in metas[1]["rule_ids"] if y in came]
-    pairs = [(o, n) for o, n in pairs if o is None or n is None or o != n or link.changed(o)]
     olds = _rules_of(old, [o for o, _ in pairs if o is not None])
     news = _rules_of(new, [n for _, n in pairs if n is not None])
     rule_changes = []
@@ -797,7 +807,7 @@ def diff_linked(old: Any, new: Any, link: Any) -> ReleaseDiff | None:
                                          Version.of_rule(o), Version.of_rule(n), s, idmap,
                                          old_kind=o.kind if o.id != n.id else None))
     full_map = {**{k: v for k, v in chapter_map.items() if k != v}, **idmap}
-    old_terms, new_terms = _differing_terms(old.glossary_dicts(), new.glossary_dicts())
+    old_terms, new_terms = _stored_differing_terms(old, new)
     glossary = _glossary_changes([GlossaryEntry.from_dict(g) for g in old_terms],
                                  [GlossaryEntry.from_dict(g) for g in new_terms], full_map)
     changes = sorted(section_changes + chapter_changes + rule_changes, key=_order)
@@ -822,14 +832,86 @@ def _differing_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]
     return [g for g in old if key(g) not in same], [g for g in new if key(g) not in same]
 
 
+def _stored_heading_changes(old: dict[str, Any], new: dict[str, Any]
+                            ) -> tuple[list[Change], list[Change], dict[str, str]]:
+    """The section and chapter changes of two stored releases (their
+    ``meta``), and how the chapters pair.  Headings with the same ids and
+    titles in both (as between most neighbours) are not paired one by one:
+    nothing changed, and each chapter pairs with itself."""
+    from crsearch.store.datadir import sections_and_chapters
+
+    def same(kind: str) -> bool:
+        ids = [(h.get("id"), h.get("title")) for h in old[kind]]
+        return ids == [(h.get("id"), h.get("title")) for h in new[kind]] and \
+            len({i for i, _ in ids}) == len(ids)
+
+    if same("sections") and same("chapters"):
+        return [], [], {h["id"]: h["id"] for h in old["chapters"]}
+    (old_sections, old_chapters), (new_sections, new_chapters) = map(sections_and_chapters, (old, new))
+    section_changes, _ = pair_headings(old_sections, new_sections, "section")
+    chapter_changes, chapter_map = pair_headings(old_chapters, new_chapters, "chapter")
+    return section_changes, chapter_changes, chapter_map
+
+
+# A term as stored, when it holds no quote or backslash (none does; one
+# that does is not matched, and the glossaries are then parsed whole).
+_TERM = re.compile(rb'"term":"([^"\\]*)"')
+
+
+def _stored_differing_terms(old: Any, new: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``_differing_terms`` of two stored releases' glossaries, parsing only
+    the entries whose stored text differs (their line numbers aside): an
+    entry whose text the other release holds too has the same term, heading
+    and text there, so ``_differing_terms`` leaves it out, and its partner
+    too, as long as no term repeats.
+    """
+    from crsearch.store.datadir import loads
+
+    texts = old.glossary_texts(), new.glossary_texts()
+    if texts[0] is None or texts[1] is None:
+        return _differing_terms(old.glossary_dicts(), new.glossary_dicts())
+    plain: list[list[bytes]] = []
+    for side in texts:
+        # One pass over each glossary, not one an entry: no entry's JSON
+        # text holds a raw line break.
+        joined = b"\n".join(side)
+        terms = _TERM.findall(joined)
+        keys = set(b"\n".join(terms).decode("utf-8").lower().split("\n")) if terms else set()
+        # Each entry without its line number, the one field that moves when
+        # anything before it does ("line": is a key wherever it stands, as
+        # no JSON string holds an unescaped quote).
+        flat = b"".join(p.lstrip(b"0123456789") for p in joined.split(b'"line":')).split(b"\n")
+        if len(terms) != len(side) or len(keys) != len(side) or len(flat) != len(side):
+            # A repeated term (or an entry read otherwise): compare them all.
+            return _differing_terms(*[[loads(t.decode("utf-8")) for t in side] for side in texts])
+        plain.append(flat)
+    both = set(plain[0]) & set(plain[1])
+    rest = [[loads(t.decode("utf-8")) for t, p in zip(side, flat) if p not in both]
+            for side, flat in zip(texts, plain)]
+    return _differing_terms(rest[0], rest[1])
+
+
 def _rules_of(stored: Any, ids: list[str]) -> dict[str, Rule]:
-    """The rules ``ids`` of a stored release (the first of each id), reading
-    only their chapters."""
+    """The rules ``ids`` of a stored release (the first of each id; ``ids``
+    in the release's order).
+
+    Each run of them that stand together (a rule and its subrules, a block
+    of renumbered rules) is parsed alone (``rule_dicts``): a rule added to
+    chapter 702 need not parse the other thousand.  A chapter with many
+    runs is parsed whole.
+    """
     want = set(ids)
     out: dict[str, Rule] = {}
-    for chapter in sorted({i.split(".", 1)[0] for i in want}):
-        for d in stored.chapter_dicts(chapter):
-            if d["id"] in want and d["id"] not in out:
+    runs: Counter[str] = Counter()
+    for id in ids:
+        if id in out:
+            continue
+        chapter = id.split(".", 1)[0]
+        runs[chapter] += 1
+        got = stored.rule_dicts(chapter, id, want.__contains__) if runs[chapter] <= _MAX_RUNS \
+            else [d for d in stored.chapter_dicts(chapter) if d["id"] in want]
+        for d in got:
+            if d["id"] not in out:
                 out[d["id"]] = Rule.from_dict(d)
     return out
 

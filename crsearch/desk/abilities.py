@@ -170,6 +170,38 @@ READINGS: tuple[tuple[str, str, str, tuple[str, str], str, tuple[str, ...]], ...
 )
 
 
+#: Words one of which each match of a reading holds, in lower case with
+#: straight apostrophes, by the reading's term: a face without any of them is
+#: not run through the reading's pattern, nor is the pattern compiled (the
+#: compiling is most of what reading one card costs a fresh process).
+#: tests/desk/test_abilities.py checks each against its pattern.
+CUES: dict[str, tuple[str, ...]] = {
+    "Delayed triggered ability": ("beginning", "end of combat"),
+    "Reflexive triggered ability": ("when",),
+    "Triggered ability (at the beginning of)": ("beginning",),
+    "Triggered ability": ("end of", "when"),
+    "Loyalty ability": (":",),
+    "Mana ability": ("add",),
+    "Activated ability": (":",),
+    "Activate only as a sorcery": ("sorcery",),
+    "Activate only as an instant": ("instant",),
+    "Activation restriction": ("activate",),
+    "Sorcery timing": ("sorcery",),
+    "Replacement effect (instead)": ("instead",),
+    "Replacement effect (skip)": ("skip",),
+    "Replacement effect (as it enters)": ("enter",),
+    "Replacement effect (enters)": ("enter",),
+    "Until your next turn": ("until",),
+    "Until end of combat": ("until",),
+    "Until end of turn": ("until",),
+    "For as long as": ("for as long as",),
+    "Until it leaves the battlefield": ("until",),
+    "This turn": ("this turn",),
+    "Can't be prevented": ("can't", "cannot"),
+    "Can't": ("can't", "cannot"),
+}
+
+
 def _plain(text: str) -> str:
     return text.replace("’", "'").replace("“", '"').replace("”", '"').lower()
 
@@ -276,8 +308,12 @@ def read(text: str, readings: list[dict[str, Any]],
         if not any(face_start <= t["span"][0] < face_end for t in terms):
             continue
         face = text[face_start:face_end]
+        plain = face.lower().replace("\u2019", "'")
         taken: list[tuple[int, int, str, dict[str, Any]]] = []
         for r in readings:
+            cues = CUES.get(r["term"])
+            if cues is not None and not any(c in plain for c in cues):
+                continue
             for m in _compiled(r["pattern"]).finditer(face):
                 end = m.end()
                 start = end - len(m.group(1))
@@ -304,4 +340,4 @@ def read(text: str, readings: list[dict[str, Any]],
     return found, dropped
 
 
-__all__ = ["ACTIVATED_KEYWORDS", "COST_VERBS", "FACE_BREAK", "READINGS", "READING_KINDS", "activated_keywords", "build", "faces", "read"]
+__all__ = ["ACTIVATED_KEYWORDS", "COST_VERBS", "CUES", "FACE_BREAK", "READINGS", "READING_KINDS", "activated_keywords", "build", "faces", "read"]

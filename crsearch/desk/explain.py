@@ -656,10 +656,12 @@ def _words(text: str, table: dict[str, Any]) -> list[dict[str, Any]]:
         hit: tuple[int, list[str], str | None] | None = None
         for n in range(min(max_words, len(toks) - i), 0, -1):
             words = [k for _, _, k in toks[i:i + n]]
-            if n > 1 and not _adjacent(text, toks[i:i + n]):
-                continue
             key = " ".join(words)
             ids = keys.get(key)
+            # A phrase the table does not hold needs no adjacency check: most
+            # runs of words are none (the site reads every card this way).
+            if n > 1 and (not ids or not _adjacent(text, toks[i:i + n])):
+                continue
             if n == 1:
                 ids = keys.get("=" + text[toks[i][0]:toks[i][1]].lower()) or ids
             if ids and words[-1] == "—":

@@ -323,7 +323,7 @@ def _range_end(start: str, raw: str) -> str:
     510.1d, "8" after 119.7 is 119.8, "8b" after 119.7a is 119.8b."""
     skey = _checked_key(start)
     depth = _depth(skey)
-    raw = raw.strip()
+    raw = _DECIMAL_COMMA.sub(r"\1.", raw.strip(), count=1)  # "702.19c-702,19e"
     if raw.isalpha():
         if depth != 4:
             raise BadInput(f"range end {_show(raw)} is letters, but {start} has none")
@@ -346,7 +346,8 @@ def _range_end(start: str, raw: str) -> str:
 _SPEC_TOKEN = _Lazy(
     rf"""
       (?P<space>\s+)
-    | (?P<id>[0-9][\w.]*|R[1-9][0-9]{2}\w*)  # normalize() judges it whole
+    | (?P<id>[1-9][0-9]{{2}},[0-9]{{1,2}}(?![0-9])[\w.]*  # a decimal comma: "702,19c-d"
+        |[0-9][\w.]*|R[1-9][0-9]{{2}}\w*)                   # normalize() judges it whole
     | (?P<dash>[{_DASHES}]|\b(?:to|through|thru)\b)
     | (?P<sep>[,;&]|\b(?:and|or)\b)
     | (?P<prefix>\b(?:rules?|sections?|cr|see)\b|cr(?=[0-9])|§)

@@ -85,14 +85,31 @@ def named(tables: Tables, q: ParsedQuery, together: Sequence[str], keyword_title
     """What the tables find in the query, in order: topics, then cards (for a
     question), then the keywords named together (``together``: the rules
     where they meet; ``keyword_titles``: their names)."""
-    found = [Named("topic", cue, config.topic, topic.rules)
-             for cue, topic in tables.cues().found(q.words + [w for _, v in q.slang for w in words(v)])]
-    if q.question:
-        found += [Named("card", name, config.card, tuple(rules))
-                  for name, rules in tables.cards().found_in(q.text)]
+    cues = tables.cues()
+    seen = q.words + [w for _, v in q.slang for w in words(v)]
+    hits = cues.found(seen, q.words)
+    cards = tables.cards().found_in(q.text) if q.question else []
+    if len(cards) >= 2:
+        hits += _cards_together(cues, [name for name, _ in cards], hits)
+    found = [Named("topic", cue, config.topic, topic.rules) for cue, topic in hits]
+    found += [Named("card", name, config.card, tuple(rules)) for name, rules in cards]
     if together:
         found.append(Named("keywords", " + ".join(keyword_titles), config.topic, tuple(together)))
     return found
+
+
+def _cards_together(cues: Any, names: list[str],
+                    hits: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The topics, not among ``hits``, whose cue is the names of two or more
+    of the rules-famous cards a question names ("humility opalescence":
+    their interaction), though card names are no words of the question; a
+    cue of one card's name is left to the cards table."""
+    from crsearch.search.topics import cue_stems
+
+    each = [cues.question_stems(words(name)) for name in names]
+    return [(cue, topic) for cue, topic in cues.found([w for name in names for w in words(name)])
+            if (cue, topic) not in hits
+            and not any(cue_stems(cue, cues.stem) <= one for one in each)]
 
 
 class Lifted(NamedTuple):

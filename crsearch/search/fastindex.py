@@ -301,6 +301,38 @@ def read_block(path: Path, where: list[int]) -> Any:
         raise ValueError(f"damaged block ({e})") from None
 
 
+class ChapterTexts:
+    """The rules' texts of one chapter file, each parsed when first asked for.
+
+    Equal to parsing the whole file and keeping each id's last text ("" for
+    an id it does not hold, and for every id of a damaged file): a rule is
+    parsed alone where the file's format allows (``datadir.last_rule_of``),
+    else the whole file is, once.
+    """
+
+    def __init__(self, text: str):
+        from crsearch.store.datadir import chapter_whole
+
+        self._text = text
+        self._all: dict[str, str] | None = None if text and chapter_whole(text) else self._parse()
+
+    def _parse(self) -> dict[str, str]:
+        try:
+            return {r["id"]: r.get("text", "") for r in json.loads(self._text)}
+        except (ValueError, TypeError, KeyError):
+            return {}
+
+    def get(self, id: str) -> str:
+        if self._all is None:
+            from crsearch.store.datadir import last_rule_of
+
+            rule = last_rule_of(self._text, id)
+            if rule is not None:
+                return rule.get("text", "")
+            self._all = self._parse()  # not found alone: an id it lacks, another format
+        return self._all.get(id, "")
+
+
 class FastBackend:
     """The fast files of one index, read lazily block by block."""
 
@@ -311,7 +343,9 @@ class FastBackend:
         self.meta = meta
         #: word -> stem for every word of the release (saves the stemmer).
         self.stems: dict[str, str] = meta["stems"]
-        self._shards: dict[str, dict[str, dict[str, Any]]] = {}
+        self._shards: dict[str, dict[str, list[Any]]] = {}
+        self._docs: dict[str, dict[str, Any]] = {}
+        self._chapters: dict[str, ChapterTexts] = {}
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
         self._weights: dict[tuple[str, tuple[tuple[int, float], ...]], list[tuple[int, float]]] = {}
         self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
@@ -370,22 +404,40 @@ class FastBackend:
         return ReadyParts(ready[what], {"longest": longest})
 
     def stored(self, id: str) -> dict[str, Any] | None:
+        doc = self._docs.get(id)
+        if doc is not None:
+            return doc
         key = shard_of(id)
         shard = self._shards.get(key)
         if shard is None:
             where = self.meta["docs"].get(key)
             rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
-            texts = self._texts(key) if any(r[3] is None for r in rows) else {}
-            shard = self._shards[key] = {
-                r[0]: {"id": r[0], "kind": r[1], "title": r[2],
-                       "text": texts.get(r[0], "") if r[3] is None else r[3], "parent": r[4]}
-                for r in rows}
-        return shard.get(id)
+            shard = self._shards[key] = {r[0]: r for r in rows}
+        r = shard.get(id)
+        if r is None:
+            return None
+        # A rule's text comes from the chapter file, read when first asked
+        # for: a question's candidates are a few rules of many chapters.
+        text = self._texts(key).get(r[0]) if r[3] is None else r[3]
+        doc = self._docs[id] = {"id": r[0], "kind": r[1], "title": r[2], "text": text,
+                                "parent": r[4]}
+        return doc
 
-    def _texts(self, key: str) -> dict[str, str]:
+    def _texts(self, key: str) -> ChapterTexts:
         """The rules' texts of one block, from the release's chapters file."""
-        chapter = (self.meta.get("texts") or {}).get(key)
-        return chapter_texts(self.index_dir, chapter) if isinstance(chapter, str) else {}
+        got = self._chapters.get(key)
+        if got is None:
+            from crsearch.store.datadir import read_chapter
+
+            chapter = (self.meta.get("texts") or {}).get(key)
+            try:
+                # read_chapter checks the file (regular, within its limits).
+                text = (read_chapter(chapters_of(self.index_dir), chapter) or "") \
+                    if isinstance(chapter, str) else ""
+            except (OSError, ValueError):
+                text = ""  # a damaged chapters file: `crsearch repair` restores it
+            got = self._chapters[key] = ChapterTexts(text)
+        return got
 
     def doc_frequency(self, stem: str) -> int:
         return self.meta["df"].get(stem, 0)

@@ -159,7 +159,8 @@ class Index:
         got = self._doc_cache.get(doc["id"])
         if got is None:
             tw = words(doc.get("text", "")) + words(doc.get("title", ""))
-            got = (tw, {self.stem_word(w) for w in tw if w not in STOP_WORDS})
+            # Each distinct word stemmed once: a rule repeats its words.
+            got = (tw, {self.stem_word(w) for w in set(tw).difference(STOP_WORDS)})
             self._doc_cache[doc["id"]] = got
         return got
 
@@ -222,6 +223,7 @@ class Index:
 
                     try:
                         self._vectors = semantic.Vectors(self.index_dir)
+                        self._vectors.stem = self.stem_word  # its stems are kept
                     except semantic.EmbeddingsUnavailable as e:
                         self.vectors_problem = str(e)
                         if self._embed is not None and not (self.index_dir / semantic.META).exists():
@@ -242,6 +244,7 @@ class Index:
             return
         try:
             self._vectors = semantic.Vectors(self.index_dir)
+            self._vectors.stem = self.stem_word
         except semantic.EmbeddingsUnavailable as e:
             self.vectors_problem = str(e)
             return

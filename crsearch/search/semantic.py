@@ -20,8 +20,10 @@ files are written beside the index:
 
 A query's vector is then the sum of its known words' rows: no tokenizer, no
 numpy and no model file are needed to answer a question, only the standard
-library.  Words the release never uses (card names above all) are not in the
-table and carry no meaning here, which is what a rules search wants.
+library.  A word the table lacks in the form typed takes the row of the
+table's word of the same stem ("detained" reads as "detain", "killed" as
+"kill": ``meaning_rows``); words the release never uses in any form (card
+names above all) carry no meaning here, which is what a rules search wants.
 
 Any problem (package missing, hash mismatch, a missing or damaged file)
 means no embeddings: the search falls back to its lexical ranking and says
@@ -33,7 +35,6 @@ Why this model and not a transformer: docs/decisions/embedding-model.md.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import mmap
@@ -41,7 +42,7 @@ import os
 import struct
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from operator import add, mul
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,9 @@ class EmbeddingsUnavailable(Exception):
 
 
 def sha256_of(path: Path) -> str:
+    # Imported here: hashlib costs about 4 ms, and a search never hashes.
+    import hashlib
+
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -122,6 +126,48 @@ def doc_text(doc: dict[str, Any]) -> str:
     return f"{doc.get('title', '')} {doc.get('text', '')} {doc.get('examples', '')}"
 
 
+#: Shorter words are never read as another form ("im", "ok").
+FORM_MIN_LETTERS = 4
+
+
+def base_forms(known: Iterable[str], stem: Callable[[str], str]) -> dict[str, str]:
+    """Per stem, the known word that stands for its forms: the shortest, then
+    the first in alphabetical order ("di": "died"; "decid": "decide")."""
+    out: dict[str, str] = {}
+    for w in sorted(known, key=lambda w: (len(w), w)):
+        out.setdefault(stem(w), w)
+    return out
+
+
+def meaning_rows(text_words: Iterable[str], index: dict[str, int],
+                 base: Callable[[], dict[str, str]], stem: Callable[[str], str]) -> list[int]:
+    """The word-table rows of ``text_words``: a word's own, else (for a word
+    of letters, ``FORM_MIN_LETTERS`` or more) the row of the known word of its
+    stem (``base()``, asked for only then), else none.  The old spelling
+    corrector rewrote "detained" to "detain" and so gave it a meaning by
+    chance; a word typed right must not lose it."""
+    rows = []
+    for w in text_words:
+        i = index.get(w)
+        if i is None and len(w) >= FORM_MIN_LETTERS and w.isalpha():
+            other = base().get(stem(w))
+            i = index.get(other) if other is not None else None
+        if i is not None:
+            rows.append(i)
+    return rows
+
+
+def porter() -> Callable[[str], str]:
+    """The index's stemmer (Porter, as Whoosh's analyser stems)."""
+    from whoosh.lang.porter import stem
+
+    return stem
+
+
+def _porter_stem(word: str) -> str:
+    return porter()(word)
+
+
 def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
           asked: list[dict[str, Any]] | None = None,
           meaning_words: Callable[[str], list[str]] | None = None) -> str | None:
@@ -166,8 +212,10 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
     word_q, word_scale = quantize(word_vecs)
     stored_rows = word_q.astype(np.float64) * word_scale.astype(np.float64)[:, None]
     asked_vecs = np.zeros((len(read), DIM), np.float32)
+    stem = porter()
+    base = base_forms(vocab, stem)
     for i, (_, question_words) in enumerate(read):
-        known = [index[w] for w in question_words if w in index]
+        known = meaning_rows(question_words, index, lambda: base, stem)
         if known:
             v = stored_rows[known].sum(0)
             asked_vecs[i] = v / (np.linalg.norm(v) or 1.0)
@@ -251,6 +299,9 @@ class Vectors:
             self._scales.byteswap()
         self._start = rows * 4
         self._memory: Memory | None = None
+        self._base: dict[str, str] | None = None
+        #: The stemmer for words the table lacks (the index's, when it sets it).
+        self.stem: Callable[[str], str] | None = None
         self._rows: dict[int, array] = {}
         self._unpack = struct.Struct(f"{DIM}b").unpack_from
 
@@ -269,16 +320,20 @@ class Vectors:
         acc = [0.0] * DIM
         n = 0
         base = len(self.ids)
-        for w in text_words:
-            i = self.words.get(w)
-            if i is None:
-                continue
+        stem = self.stem or _porter_stem
+        for i in meaning_rows(text_words, self.words, lambda: self._forms(stem), stem):
             n += 1
             acc = list(map(add, acc, self._row(base + i)))
         norm = math.sqrt(sum(a * a for a in acc))
         if not n or not norm:
             return None
         return [a / norm for a in acc]
+
+    def _forms(self, stem: Callable[[str], str]) -> dict[str, str]:
+        """``base_forms`` of the word table, worked out once (about 20 ms)."""
+        if self._base is None:
+            self._base = base_forms(self.words, stem)
+        return self._base
 
     def memory(self) -> Memory:
         """The questions asked before (``asked.Memory``), with their vectors."""

@@ -13,6 +13,10 @@ that names the topic by itself ("humility", "mulligan"); common words always
 come in pairs or threes ("counters bounce", "dies same time").  Word forms the
 Porter stemmer keeps apart ("dies"/"die", "sacrifice"/"sacrificed") get a
 cue each.  A cue's stop words and "'s" are dropped, as the question's are.
+A cue written with a leading "=" ("=bounce") matches only a query that is
+that cue and nothing more (its words' stems, any order and form: "bounced"
+too): a word that alone means one situation but in a longer question is
+only a detail of it.
 
 The table is data, ``data/topics.txt`` (about 1,600 topics and 4,900 cues),
 written from judges' experience of what players ask, never from the
@@ -91,6 +95,25 @@ def question_stems(question_words: list[str], stem: Callable[[str], str]) -> set
     return {stem(w[:-2] if w.endswith("'s") else w) for w in question_words if w not in STOP_WORDS}
 
 
+#: What starts a cue that must be the whole query ("=bounce").
+WHOLE = "="
+
+
+def whole_stem(query_words: list[str], stem: Callable[[str], str]) -> str:
+    """One stem that stands for a whole query's words ("=bounc" for
+    "bounced"): a cue written "=bounce" has it as its only stem, and a query
+    offers it besides its words' stems, so that such a cue matches by the
+    same set test as the others (here and in the site's rank.js)."""
+    return WHOLE + "_".join(sorted(question_stems(query_words, stem)))
+
+
+def cue_stems(cue: str, stem: Callable[[str], str]) -> frozenset[str]:
+    """A cue's stems as a question's words are read ("=cue": its whole stem)."""
+    if cue.startswith(WHOLE):
+        return frozenset([whole_stem(words(cue[len(WHOLE):]), stem)])
+    return frozenset(question_stems(words(cue), stem))
+
+
 class Cues:
     """Every cue of the topics (all of ``TOPICS`` unless given) stemmed once,
     for matching many questions.
@@ -113,8 +136,7 @@ class Cues:
                 kept = Topic(topic.cues, rules)
                 # Cue words are read as question words are: a cue keeps no
                 # stop word or "'s" that the question side drops.
-                self._cues.extend((frozenset(question_stems(words(c), stem)), c, kept)
-                                  for c in topic.cues)
+                self._cues.extend((cue_stems(c, stem), c, kept) for c in topic.cues)
 
     def to_parts(self) -> dict[str, dict[str, Any]]:
         """The stemmed cues as JSON-able values, by first letter (what an index
@@ -166,10 +188,18 @@ class Cues:
             got = self._topics[n] = Topic(tuple(cues), tuple(rules))
         return got
 
-    def found(self, question_words: list[str]) -> list[tuple[str, Topic]]:
+    def question_stems(self, question_words: list[str]) -> set[str]:
+        """``question_stems`` with this table's stemmer."""
+        return question_stems(question_words, self.stem)
+
+    def found(self, question_words: list[str],
+              typed: list[str] | None = None) -> list[tuple[str, Topic]]:
         """``(cue, topic)`` for every cue all of whose words the question has,
-        in table order."""
+        in table order; ``typed``: the query's own words (without the slang's
+        rules wording), which a whole-query cue ("=bounce") must be."""
         have = question_stems(question_words, self.stem)
+        if typed is not None:
+            have.add(whole_stem(typed, self.stem))
         if self._part is None:
             return [(c, t) for stems, c, t in self.cues if stems <= have]
         hits: list[tuple[int, str, Topic]] = []
@@ -193,4 +223,5 @@ def matching(question: str, stem: Callable[[str], str],
     ``stem`` is the search's own stemmer (Porter), so cue and question words
     are compared the way the index compares them.
     """
-    return list(dict.fromkeys(t for _, t in Cues(stem, topics=topics).found(words(question))))
+    typed = words(question)
+    return list(dict.fromkeys(t for _, t in Cues(stem, topics=topics).found(typed, typed)))

@@ -632,10 +632,11 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     dates = [r.effective_date for r in ordered]
     if len(set(dates)) != len(dates):
         raise BadInput("two releases share one effective date")
+    from crsearch.site import changes as site_changes
+
     changes: dict[str, Any] = {}
     history: dict[str, list[Any]] = {}
     if len(ordered) > 1:
-        from crsearch.site import changes as site_changes
 
         if progress:
             progress(f"comparing {len(ordered)} releases")
@@ -675,7 +676,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 from crsearch.site import searchdata as site_search
 
                 search_files = site_search.build(
-                    release, Urls(release, rule_pages=edition.rule_pages).url_for)
+                    release, Urls(release, rule_pages=edition.rule_pages).url_for,
+                    then=site_changes.numbers_then(history, release) if k else None)
             release_files, stats = render(
                 release, edition, site_search.meta_name(search_files) if search else "",
                 site_search.keys_name(search_files) if search else "")

@@ -90,7 +90,7 @@ def record(card: Card, rules: list[dict[str, Any]]) -> dict[str, Any]:
 def files(data: CardData, release: Release) -> CardFiles:
     """Every card file of the site, for the card data ``data`` read against ``release``."""
     from crsearch.cards.model import TEXT_JOIN
-    from crsearch.cards.names import KIND_FACE, STOP, fold_letters, shard_of
+    from crsearch.cards.names import KIND_FACE, STOP, fold_table, shard_of
     from crsearch.desk import explain
     from crsearch.desk.card import terms_in
     from crsearch.paths import templates_dir
@@ -99,7 +99,8 @@ def files(data: CardData, release: Release) -> CardFiles:
     table = explain.build(release)
     urls = Urls(release, rule_pages=True)
     names: dict[str, list[list[str]]] = {}
-    for e in data.name_entries():
+    entries = data.name_entries()
+    for e in entries:
         for letter in sorted({shard_of(w) for w in e.key.split(" ")}):
             row = [e.key, e.shard, e.name]
             names.setdefault(letter, []).append(row + ["f"] if e.kind == KIND_FACE else row)
@@ -129,7 +130,7 @@ def files(data: CardData, release: Release) -> CardFiles:
         letter_files[letter] = path
     index = _script({"files": letter_files, "date": data.date, "count": count,
                      "release": release.effective_date, "stop": sorted(STOP),
-                     "fold": fold_letters(), "face_join": TEXT_JOIN})
+                     "fold": fold_table(e.name for e in entries), "face_join": TEXT_JOIN})
     template = (templates_dir() / SCRIPT).read_text(encoding="utf-8")
     if _SLOT not in template:
         raise ValueError(f"templates/{SCRIPT} has no {_SLOT} to fill")

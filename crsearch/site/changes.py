@@ -215,3 +215,24 @@ def page_items(cs: ChangeSet, url: Any, old_url: Any) -> list[dict[str, Any]]:
 
 
 __all__ = ["ChangeSet", "change_anchor", "term_of", "compare_all", "elide", "histories", "page_items", "span"]
+
+
+def numbers_then(history: dict[str, list[HistoryEntry]], release: Release) -> dict[str, list[str]]:
+    """For an older ``release``: each rule number of the latest release (the
+    keys of ``history``, from :func:`histories`) that ``release`` lacks, with
+    the number its rule had then and that rule's title ("" for none):
+    ``{"702.19": ["502.9", "Trample"]}`` in 2003.  What ``Rules.number_then``
+    tells the CLI, for the site's search box."""
+    date = release.effective_date
+    rules = {r.id: r for r in release.rules}
+    out: dict[str, list[str]] = {}
+    for id, entries in history.items():
+        if id in rules:
+            continue
+        then = None
+        for entry in entries:
+            if entry.date <= date:
+                then = None if entry.event == "removed" else entry.id
+        if then is not None and then != id and then in rules:
+            out[id] = [then, rules[then].title or ""]
+    return dict(sorted(out.items(), key=lambda kv: numbers.sort_key(kv[0])))

@@ -39,7 +39,11 @@ computed by the same Python:
   cards, by first letter;
 - ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
   parent, URL) of a run of about a dozen documents, and for 701 and 702 the
-  stems of their words (keyword interactions compare them).
+  stems of their words (keyword interactions compare them);
+- ``search/then.<hash>.js``, for an older release of a site of several: the
+  rule numbers of the latest release that it lacks, each with the number its
+  rule had then and its title (``changes.numbers_then``), loaded only when
+  such a number is searched for.
 
 Every file is a ``<script>`` that stores its data in
 ``window.CRSEARCH_DATA[name]``: that works over ``file://`` as well as HTTP,
@@ -69,6 +73,7 @@ META = "meta"
 KEYS = "keys"
 TOPICS = "topics"
 CARDS = "cards"
+THEN = "then"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
 #: Document runs hold about this many bytes of JSON each.
@@ -196,8 +201,12 @@ def _ram_storage(private: str) -> Any:
 
 
 def build(release: Release, url_for: Callable[[str], str],
-          config: RankingConfig = DEFAULT) -> dict[str, bytes]:
-    """Every file of the search data, by path inside the site."""
+          config: RankingConfig = DEFAULT,
+          then: dict[str, list[str]] | None = None) -> dict[str, bytes]:
+    """Every file of the search data, by path inside the site.  ``then``:
+    for an older release of a site of several, where each rule number of the
+    latest that it lacks was then (``changes.numbers_then``), read only when
+    such a number is searched for."""
     from whoosh.lang.porter import stem
 
     from crsearch.rules import numbers
@@ -416,6 +425,11 @@ def build(release: Release, url_for: Callable[[str], str],
         "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
         "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
     }
+    if then:
+        # Today's numbers this older release lacks -> [number then, title].
+        name, raw = _hashed(THEN, THEN, then)
+        files[name] = raw
+        meta["then"] = name.split("/", 1)[1]
     name, raw = _hashed(META, META, meta)
     files[name] = raw
     return dict(sorted(files.items()))

@@ -214,6 +214,64 @@ def _gunzip(data: bytes, limit: int, path: str | Path) -> bytes:
     return b"".join(parts)
 
 
+def _read_ahead(path: str, read: Callable[[bytes], T | None]) -> T | None:
+    """``read`` of the start of a ``release.json.gz``, uncompressing only as
+    far as it needs.
+
+    ``read`` gets the bytes uncompressed so far and returns None while that
+    is not enough.  The keys are sorted, so the glossary comes before the
+    rules (four fifths of the text): ``diff`` reads the glossaries of two
+    releases, and uncompressing them whole cost more than the rest of a
+    neighbours' diff.  The first chunk holds the glossary of every archived
+    release (the longest ends at 288 KB); a longer one takes more chunks.
+    None when the file does not read so (damaged, or not as expected): the
+    caller reads it whole, which says why.  The gzip checksum covers the
+    whole file, so it is not checked here: a damaged glossary still fails
+    to uncompress or to parse.
+    """
+    import zlib
+
+    data = read_bytes(path, "release")
+    unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    head, chunk = b"", 5 << 16
+    try:
+        while len(head) < LIMITS["release text"]:
+            head += unzip.decompress(unzip.unconsumed_tail or data, chunk)
+            data = b""
+            if b'"glossary":[' not in head:
+                return None  # not a release as this store writes it
+            got = read(head)
+            if got is not None or unzip.eof or not unzip.unconsumed_tail:
+                return got
+            chunk *= 2
+    except zlib.error:
+        return None
+    return None
+
+
+_ENTRY_START = b'{"aliases":'
+_GLOSSARY_END = b'],"introduction":'  # the release's next key, sorted
+
+
+def _glossary_pieces(text: bytes) -> list[bytes] | None:
+    """Each glossary entry's JSON text (UTF-8), unparsed, or None when
+    ``text`` is cut short (or not as this store writes a release)."""
+    at = text.find(b'"glossary":[') + len(b'"glossary":')
+    end = text.find(_GLOSSARY_END, at)
+    if end < 0:
+        return None
+    inner = text[at + 1:end]
+    if not inner:
+        return []
+    if not (inner.startswith(_ENTRY_START) and inner.endswith(b"}")):
+        return None
+    # No JSON string holds an unescaped quote (and no UTF-8 sequence an
+    # ASCII byte), so the split falls only between entries; every entry has
+    # one "term", so as many terms as pieces means one entry a piece.
+    pieces = [_ENTRY_START + p + b"}" for p in inner[len(_ENTRY_START):-1].split(b"}," + _ENTRY_START)]
+    return pieces if inner.count(b'"term":"') == len(pieces) else None
+
+
 def read_json(path: str | Path, kind: str) -> Any:
     """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`.
 
@@ -530,6 +588,18 @@ class StoredRelease:
             raise self._damaged(self.release_name, "damaged (not a release)")
         return got
 
+    def glossary_texts(self) -> list[bytes] | None:
+        """Each stored glossary entry's JSON text (UTF-8), in order, unparsed
+        (``loads(text.decode())`` reads one); None when the release is not
+        stored so that they can be told apart unparsed (read ``glossary_dicts``).
+
+        ``diff`` compares the entries of two releases as text and parses
+        only those that differ.
+        """
+        if self.release_name != RELEASE_FILE:
+            return None
+        return self._read(RELEASE_FILE, lambda p: _read_ahead(p, _glossary_pieces))
+
     def release_text(self) -> str:
         """The whole release as JSON text, checked to be whole (for export)."""
         text = self._read(self.release_name, read_release_text)
@@ -591,9 +661,13 @@ class Store:
         return [StoredRelease(r["effective_date"], os.path.join(self.dir, "releases", r["dir"]), r, self)
                 for r in self.catalog()]
 
-    def pick(self, date: str | None = None) -> StoredRelease:
-        """The release in effect on ``date`` (YYYY-MM-DD), or the latest."""
-        stored = self.releases()
+    def pick(self, date: str | None = None,
+             stored: list[StoredRelease] | None = None) -> StoredRelease:
+        """The release in effect on ``date`` (YYYY-MM-DD), or the latest; of
+        ``stored`` (what ``releases`` returned) when given, so that picking
+        two releases reads the catalog once."""
+        if stored is None:
+            stored = self.releases()
         if not stored:
             raise NoData(f"no releases imported yet in {short(self.dir)}: run `crsearch update` "
                          "(or `crsearch update --from FILE`)")
@@ -944,6 +1018,30 @@ def _run_of(text: str, first: str,
             return None
         i = text.find(_ID + first, j)
     return out
+
+
+def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
+    """The last object of rule ``id`` in a chapter file's ``text`` (what parsing
+    it all and keeping the last rule of each id gives), parsed alone; None
+    when that cannot be shown (another format, a cut file, no C scanner):
+    parse it all then.  A search reads a few rules of many chapters."""
+    scan = _scanner()
+    at = text.rfind(f'{_ID}{id}","kind":')
+    start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
+    if scan is None or start < 0:
+        return None
+    try:
+        obj, _ = scan(text, start)
+    except (StopIteration, ValueError, SystemError):
+        return None
+    return obj if isinstance(obj, dict) and obj.get("id") == id else None
+
+
+def chapter_whole(text: str) -> bool:
+    """True when a chapter file's text ends with a whole rule that closes the list
+    (a cut file does not, wherever it was cut)."""
+    scan = _scanner()
+    return scan is not None and _ends_whole(text, scan)
 
 
 def _ends_whole(text: str, scan: Callable[[str, int], tuple[Any, int]]) -> bool:

@@ -172,6 +172,39 @@ class Lineage:
                 out.append(Link(d["old"], d["new"], d))
         return cls(out)
 
+    @classmethod
+    def read_link(cls, root: str | os.PathLike[str], old: str, new: str) -> Link | None:
+        """``read(root).get(old, new)``, parsing only that link.
+
+        ``diff`` of two neighbours needs one link of the hundred a full
+        archive holds; reading them all costs more than the rest of its
+        reading.  The file has sorted keys, so a link is the object that
+        starts with ``{"came":`` before its ``"new":...,"old":...``; anything
+        unexpected (an older or damaged file) reads the whole table.
+        """
+        from crsearch.store.datadir import _scanner, read_bytes
+
+        scan = _scanner()
+        try:
+            text = read_bytes(os.path.join(os.fspath(root), FILE), "lineage").decode("utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            text = ""
+        names_plain = DIR_NAME.fullmatch(old) and DIR_NAME.fullmatch(new)
+        if scan is not None and names_plain and text.startswith(f'{{"format":{FORMAT},"links":[') \
+                and text.endswith("]}"):
+            at = text.find(f'"new":"{new}","old":"{old}"')
+            start = text.rfind('{"came":', 0, at) if at >= 0 else -1
+            if start >= 0:
+                try:
+                    got, _ = scan(text, start)
+                except (StopIteration, ValueError):
+                    got = None
+                if isinstance(got, dict) and got.get("old") == old and got.get("new") == new:
+                    return Link(old, new, got)
+        return cls.read(root).get(old, new)
+
     def get(self, old: str, new: str) -> Link | None:
         return self.links.get((old, new))
 

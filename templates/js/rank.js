@@ -191,7 +191,7 @@
   /* numbers._range_end: "d" after 510.1c is 510.1d, "8" after 119.7 is 119.8. */
   function rangeEnd(start, raw) {
     const skey = checkedKey(start), d = depth(skey);
-    raw = pyStrip(raw);
+    raw = pyStrip(raw).replace(DECIMAL_COMMA, "$1."); /* "702.19c-702,19e" */
     let end;
     if (isAlpha(raw)) {
       if (d !== 4) throw new BadInput(`range end ${raw} is letters, but ${start} has none`);
@@ -209,7 +209,7 @@
   }
 
   const SPEC_TOKEN = new RegExp(
-    `(${ASCII_SPACE}+)|([0-9][A-Za-z0-9_.]*|R[1-9][0-9]{2}[A-Za-z0-9_]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
+    `(${ASCII_SPACE}+)|([1-9][0-9]{2},[0-9]{1,2}(?![0-9])[A-Za-z0-9_.]*|[0-9][A-Za-z0-9_.]*|R[1-9][0-9]{2}[A-Za-z0-9_]*)|([${DASHES}]|\\b(?:to|through|thru)\\b)` +
     "|([,;&]|\\b(?:and|or)\\b)|(\\b(?:rules?|sections?|cr|see)\\b|cr(?=[0-9])|\u00a7)|(\\b[a-z]+\\b)", "iy");
 
   /* numbers.parse_spec: one id, a range or a list ("510.1c-d", "702.19c, 702.20"),
@@ -688,7 +688,8 @@
       return Promise.all(letters.filter((l) => own(files, l)).map((l) => this.file(`${kind}-${l}`, files[l]).then(merge)));
     }
     loadTopics(words) {
-      const letters = firstLetters(words.filter((w) => !this.stop.has(w)).concat([""]));
+      /* "=": the whole-query cues ("=bounce", topics.whole_stem). */
+      const letters = firstLetters(words.filter((w) => !this.stop.has(w)).concat(["", "="]));
       const t = this.cueData;
       return this.loadParts("topics", letters, (d) => {
         if (t.seen.has(d)) return;
@@ -1026,6 +1027,15 @@
           result.error = `There is no ${idKind(missing)} ${missing} in the ${this.m.date} rules.`;
           result.near = this.nearest(missing);
           result.missing = missing;
+          /* An older release of a site of several: where that rule was then
+             (searchdata's "then" file, as Rules.number_then tells the CLI). */
+          const single = q.ids.find((sp) => sp[0] === sp[1] && !this.idSet.has(sp[0]));
+          const then = this.m.then && single ? await this.file("then", this.m.then) : null;
+          if (then && own(then, single[0])) {
+            const [id, title] = then[single[0]];
+            result.error = result.error.slice(0, -1) + `; it was ${id} then${title ? ` (${title})` : ""}.`;
+            result.near = id;
+          }
           return result;
         }
         result.results = await show(Array.from(ranked.entries()));
@@ -1050,6 +1060,12 @@
       await Promise.all([this.need(more, true),
         q.passage ? null : this.loadTopics(q.words.concat(this.slangWords(q))),
         q.question ? this.loadCards(q.text) : null]);
+      /* Famous cards named together may be a topic ("humility opalescence"). */
+      const named = q.question ? this.cardsIn(q.text) : [];
+      if (named.length >= 2) {
+        const nameWords = [].concat(...named.map(([n]) => this.text.words(n)));
+        await Promise.all([this.loadTopics(nameWords), this.need(this.readWords(nameWords, false))]);
+      }
 
       /* 2. Exact titles (the whole query, or quoted titles in a passage). */
       let titles = this.titleMatches(q), cited = [], early = Promise.resolve();
@@ -1415,9 +1431,13 @@
     /* topics.question_stems: "opponent's" meets the cue word "opponent". */
     topicStems(q) {
       const have = new Set();
+      const stemOf = (w) => this.stem(w.endsWith("'s") ? w.slice(0, -2) : w);
       q.words.concat(this.slangWords(q)).forEach((w) => {
-        if (!this.stop.has(w)) have.add(this.stem(w.endsWith("'s") ? w.slice(0, -2) : w));
+        if (!this.stop.has(w)) have.add(stemOf(w));
       });
+      /* topics.whole_stem: the typed words as one stem, for "=bounce". */
+      const typed = new Set(q.words.filter((w) => !this.stop.has(w)).map(stemOf));
+      have.add("=" + Array.from(typed).sort().join("_"));
       return have;
     }
     /* cards.CardTable.found_in: the table's cards named in a question,
@@ -1447,10 +1467,22 @@
     /* Each rule's bonus: its best one plus a share of the others. */
     topicBonus(q) {
       const c = this.c, have = this.topicStems(q), found = [];
-      this.cueData.cues.forEach(([, stems, rules]) => {
-        if (stems.every((s) => have.has(s))) found.push([c.topic, rules]);
-      });
-      if (q.question) this.cardsIn(q.text).forEach(([, rules]) => found.push([c.card, rules]));
+      const hit = this.cueData.cues.map(([, stems]) => stems.every((s) => have.has(s)));
+      this.cueData.cues.forEach(([, , rules], i) => { if (hit[i]) found.push([c.topic, rules]); });
+      const cards = q.question ? this.cardsIn(q.text) : [];
+      if (cards.length >= 2) {
+        /* boosts._cards_together: a cue that is two or more of the cards' names. */
+        const stemsOf = (name) => new Set(this.text.words(name).filter((w) => !this.stop.has(w))
+          .map((w) => this.stem(w.endsWith("'s") ? w.slice(0, -2) : w)));
+        const each = cards.map(([name]) => stemsOf(name));
+        const every = new Set([].concat(...each.map((e) => Array.from(e))));
+        this.cueData.cues.forEach(([, stems, rules], i) => {
+          if (!hit[i] && stems.every((s) => every.has(s)) && !each.some((one) => stems.every((s) => one.has(s)))) {
+            found.push([c.topic, rules]);
+          }
+        });
+      }
+      cards.forEach(([, rules]) => found.push([c.card, rules]));
       if (q.together && q.together.length) found.push([c.topic, q.together]);
       const given = new Map();
       found.forEach(([weight, rules]) => {

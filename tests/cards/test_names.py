@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -121,3 +124,61 @@ def test_a_name_without_letters_is_found_as_typed(tmp_path):
     assert data.card(" _____ ").name == "_____"
     with pytest.raises(BadInput):
         data.card("___")
+
+
+# -- one folding for Python and the site ----------------------------------------
+
+#: The cases both the CLI and the site's lookup (templates/cards.js) fold alike:
+#: tests/js/name_fold.json holds them with what Python makes of them, and
+#: tests/js/cards.test.mjs checks the site gives the same.
+FOLD_NAMES = ["Lim-Dûl's Vault", "Jötun Grunt", "Æther Vial", "Dandân", "Séance", "Straße"]
+FOLD_CASES = ["Lim-Dûl's Vault", "limdul vault", "LIM-DÛL’S VAULT", "Lim-Du\u0302l's Vault",
+              "Jötun Grunt", "ÆTHER VIAL", "Urza’s Saga", "Ma'rûf", "Sʼiq", "Fire // Ice",
+              "Jace, the Mind Sculptor", "Straße", "Þorn Øre Œuvre Łódź", "Ifh-Bíff Efreet",
+              "Baron Sengir's", "AN-HAVVA CONSTABLE"]
+FOLD_FILE = Path(__file__).resolve().parents[1] / "js" / "name_fold.json"
+
+
+def fold_data() -> dict:
+    from crsearch.cards.names import fold_table, name_words
+
+    return {"_": "Written by `python -m tests.cards.test_names`: names.fold_table over "
+                 "names, and names.name_words of each case (tests/js/cards.test.mjs).",
+            "names": FOLD_NAMES, "fold": fold_table(FOLD_NAMES),
+            "cases": [[c, name_words(c)] for c in FOLD_CASES]}
+
+
+def test_the_sites_folding_cases_are_pythons():
+    assert json.loads(FOLD_FILE.read_text(encoding="utf-8")) == fold_data()
+
+
+def test_a_word_folds_as_its_characters_do():
+    from crsearch.cards.names import _SITE_CHARS, fold_char, fold_word
+
+    words = ["Lim-Dûl", "Jötun", "Æther", "Straße", "ǅemal", "ﬁre", "Ὀδυσσεύς", "Cañón",
+             "u\u0302\u0323x", "İstanbul", "Ǆ", *_SITE_CHARS]
+    for w in words:
+        chars = "".join(fold_char(c) for c in w)
+        if chars.endswith("'s"):
+            chars = chars[:-2]
+        assert fold_word(w) == chars.replace("'", ""), w
+
+
+@given(st.text(max_size=12))
+def test_any_text_folds_as_its_characters_do(text):
+    from crsearch.cards.names import fold_char, fold_word
+
+    chars = "".join(fold_char(c) for c in text)
+    if chars.endswith("'s"):
+        chars = chars[:-2]
+    assert fold_word(text) == chars.replace("'", "")
+
+
+def test_a_decomposed_accent_is_one_letter():
+    from crsearch.cards.names import name_words
+
+    assert name_words("Lim-Du\u0302l's Vault") == name_words("Lim-Dûl's Vault") == ["lim", "dul", "vault"]
+
+
+if __name__ == "__main__":
+    FOLD_FILE.write_text(json.dumps(fold_data(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

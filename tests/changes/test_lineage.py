@@ -162,3 +162,49 @@ def test_a_diff_of_neighbours_read_through_their_link_equals_the_full_diff(linke
         assert got is not None
         assert got.to_dict() == diff_releases(releases[k - 1], releases[k]).to_dict()
     assert {c.op for c in got.changes} >= {"moved", "added"}
+
+
+def test_a_diff_through_the_link_reads_glossaries_and_headings_as_the_full_diff(tmp_path):
+    """Glossary entries whose line numbers all moved, one rewritten, one
+    renamed, one added; a retitled chapter; then releases that repeat a
+    term (their glossaries are compared whole): each neighbours' diff
+    through the link equals the full diff."""
+    import os
+
+    from crsearch.changes.diff import diff_linked, diff_releases
+    from crsearch.rules.model import GlossaryEntry
+
+    def numbered(release, first_line):
+        release.glossary = [GlossaryEntry(g.term, g.heading, g.text, line=first_line + k)
+                            for k, g in enumerate(release.glossary)]
+        return release
+
+    words = {"Match": GLOSSARY["Match"], "Pool": GLOSSARY["Pool"], "Deck": "The cards you play with.",
+             "Turn": "One player's part of the game."}
+    later = {**words, "Deck": "The “cards” you play with, shuffled.", "Shuffle": "To mix cards."}
+    later["Team Pool"] = later.pop("Pool")
+    repeated = {**later, "turn": "A second entry for the same term."}
+    # The repeated term first, the other one rewritten: told apart by place.
+    swapped = {"turn": repeated["turn"], **{k: v for k, v in later.items() if k != "Turn"},
+               "Turn": "One player's part of the game, start to end."}
+    releases = [numbered(make("2020-01-01", BASE, words), 100),
+                numbered(make("2020-02-01", inserted(), later,
+                              chapters={"100": "Playing the Game", "101": "Golden Rules"}), 140),
+                numbered(make("2020-03-01", inserted(), repeated), 150),
+                numbered(make("2020-04-01", inserted(), swapped), 150)]
+    store = Store(tmp_path)
+    for r in releases:
+        store.save(r)
+    relink(store, Linker())
+    stored = store.releases()
+    found = []
+    for k in (1, 2, 3):
+        link = Lineage.read_link(store.dir, os.path.basename(stored[k - 1].dir),
+                                 os.path.basename(stored[k].dir))
+        got = diff_linked(stored[k - 1], stored[k], link)
+        assert got is not None
+        assert got.to_dict() == diff_releases(releases[k - 1], releases[k]).to_dict()
+        found.append({(c.kind, c.op, c.id) for c in got.changes if c.kind in ("glossary", "chapter")})
+    assert found[0] == {("glossary", "changed", "glossary:Deck"), ("glossary", "moved", "glossary:Team Pool"),
+                        ("glossary", "added", "glossary:Shuffle"), ("chapter", "retitled", "100")}
+    assert found[1] == {("chapter", "retitled", "100"), ("glossary", "added", "glossary:turn")}

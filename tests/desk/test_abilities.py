@@ -311,3 +311,43 @@ def test_a_keyword_in_running_text_takes_no_rest_of_line_parameter(table):
     assert ("enchant", "702.5") in [(t["text"], t["id"]) for t in explain.find(text, table)]
     assert ("Enchant creature you control", "702.5") in [
         (t["text"], t["id"]) for t in explain.find("Enchant creature you control", table)]
+
+
+def _bench_texts() -> list[str]:
+    """Every card text of the bench's explain sets (real Oracle texts)."""
+    from pathlib import Path
+
+    texts = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "bench").glob("explain_*.txt")):
+        for block in path.read_text(encoding="utf-8").split("\n=== ")[1:]:
+            body = block.split("\n", 1)[1] if "\n" in block else ""
+            texts.append(body.split("\n---", 1)[0])
+    return [t for t in texts if t.strip()]
+
+
+def test_the_cues_skip_only_readings_that_cannot_match(table, monkeypatch):
+    from crsearch.desk import abilities, explain
+
+    texts = _bench_texts()
+    assert len(texts) > 150
+    # Each cue'd reading's matches hold one of its cues ...
+    for r in table["readings"]:
+        cues = abilities.CUES.get(r["term"])
+        if cues is None:
+            continue
+        for text in texts:
+            for m in abilities._compiled(r["pattern"]).finditer(text):
+                plain = m.group(0).lower().replace("\u2019", "'")
+                assert any(c in plain for c in cues), (r["term"], m.group(0))
+    # ... so every text reads the same with the cues as without them.
+    with_cues = [explain.find(t, table) for t in texts]
+    monkeypatch.setattr(abilities, "CUES", {})
+    assert [explain.find(t, table) for t in texts] == with_cues
+
+
+def test_every_cue_names_a_reading():
+    from crsearch.desk import abilities
+
+    terms = {r[1] for r in abilities.READINGS}
+    assert set(abilities.CUES) <= terms
+    assert all(c == c.lower() and "\u2019" not in c for cues in abilities.CUES.values() for c in cues)

@@ -37,7 +37,7 @@ const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "
   concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
 
 /* A release in the search data's shape, and a loader for its files. */
-function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
+function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, then = null } = {}) {
   const text = new rank.Text({}, STOP);
   const stem = (w) => STEMS[w] || w;
   const files = {}, entries = {}, postings = {}, counts = {};
@@ -76,6 +76,8 @@ function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
     part.cues.push([n, stems, part.rules.length - 1]);
   });
   Object.entries(topics).forEach(([l, d]) => { keys.topics[l] = `topics-${l}.js`; files[`search/topics-${l}.js`] = d; });
+  /* cards: {letter: part} as searchdata.cards_by_letter writes them. */
+  Object.entries(cards).forEach(([l, d]) => { keys.cards[l] = `cards-${l}.js`; files[`search/cards-${l}.js`] = d; });
   files["search/d0.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
     stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
   const meta = {
@@ -90,8 +92,12 @@ function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
-    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: {},
+    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: keys.cards,
   };
+  if (then) {
+    files["search/then.js"] = then;
+    meta.then = "then.js";
+  }
   const asked = [];
   const load = (name, file) => {
     asked.push(file);
@@ -185,8 +191,25 @@ test("a snippet has the exported config's number of words", async () => {
 test("a rule number or a range lists exactly its rules", async () => {
   assert.deepEqual(await ids(engine(), "702.2a-b"), ["702.2a", "702.2b"]);
   assert.deepEqual(await ids(engine(), "CR 702.2"), ["702.2", "702.2a", "702.2b"]);
+  /* Pasted with a decimal comma and a short range, in the search box too. */
+  assert.deepEqual(await ids(engine(), "702,2a-b"), ["702.2a", "702.2b"]);
+  assert.deepEqual(await ids(engine(), "(702,2a\u2013b)"), ["702.2a", "702.2b"]);
   const res = await engine().search("702.9z", 10);
   assert.match(res.error, /no subrule 702.9z/);
+});
+
+test("an older release says where a missing number was then (searchdata's then file)", async () => {
+  const e = engine({ then: { "702.19": ["702.2", "Deathtouch"], "702.19b": ["702.2b", ""] } });
+  let res = await e.search("702.19", 10);
+  assert.equal(res.error, "There is no rule 702.19 in the 2026-08-07 rules; it was 702.2 then (Deathtouch).");
+  assert.equal(res.near, "702.2");
+  res = await e.search("(702,19b)", 10);
+  assert.match(res.error, /; it was 702\.2b then\.$/);
+  /* A number the file does not know keeps the plain message; no file, no request. */
+  assert.match((await e.search("702.9z", 10)).error, /rules\.$/);
+  const plain = engine();
+  assert.match((await plain.search("702.19", 10)).error, /rules\.$/);
+  assert.ok(!plain.asked.includes("search/then.js"));
 });
 
 test("a filter keeps its kind only", async () => {
@@ -245,6 +268,12 @@ test("rule numbers are read as numbers.py reads them", () => {
     .forEach((t) => assert.deepEqual(rank.parseSpec(t), [["702.19c", "702.19c"]], t));
   assert.equal(rank.normalizeId("R702"), "702");
   assert.deepEqual(rank.parseSpec("110,111"), [["110", "110"], ["111", "111"]]);
+  /* A decimal comma with a short range or in a list, as numbers.py reads it. */
+  [["702,19c-d", [["702.19c", "702.19d"]]], ["(702,19c\u2013e)", [["702.19c", "702.19e"]]],
+    ["702,19 c-d", [["702.19c", "702.19d"]]], ["702,19c-702,19e", [["702.19c", "702.19e"]]],
+    ["119,7-8", [["119.7", "119.8"]]], ["702,19c, 702,20a", [["702.19c", "702.19c"], ["702.20a", "702.20a"]]],
+    ["R60110a, R60110b", [["601.10a", "601.10a"], ["601.10b", "601.10b"]]]]
+    .forEach(([t, want]) => assert.deepEqual(rank.parseSpec(t), want, t));
   assert.throws(() => rank.parseSpec("702.19l"), rank.BadInput);
   assert.throws(() => rank.parseSpec("7-702"), rank.BadInput);
 });
@@ -271,6 +300,30 @@ test("folding uses the exported table, then lowercase", () => {
   const t = new rank.Text({ "\u2019": "'", "\u00df": "ss" }, STOP);
   assert.deepEqual(t.words("Can\u2019t STRA\u00dfE \uff21BC"), ["can't", "strasse", "abc"]);
   assert.equal(rank.clean("a\u0000b\u200b  c\ufeff"), "a b c");
+});
+
+test("a whole-query cue (topics.whole_stem) lifts its rules for that query alone", async () => {
+  /* "=deathtouch" as searchdata exports it: one stem, the query's stems joined. */
+  const e = () => engine({ cues: [[0, "=game_lose", ["702.2a"]]] });
+  assert.ok((await ids(e(), "lose the game")).includes("702.2a"));
+  assert.ok(!(await ids(e(), "players lose the game")).includes("702.2a"));
+});
+
+test("two famous cards named together find the topic their names make (boosts._cards_together)", async () => {
+  const part = (name) => ({ index: {}, plain: [], rules: { [name]: ["702.2b"] }, longest: 1 });
+  const cues = [[0, "humil opalesc", ["702.2a"]], [1, "humil", ["702.2"]]];
+  const e = () => {
+    const en = engine({ cues, cards: { h: part("humility"), o: part("opalescence") } });
+    const stem = en.stem.bind(en), stems = { humility: "humil", opalescence: "opalesc" };
+    en.stem = (w) => stems[w] || stem(w);
+    return en;
+  };
+  const both = await ids(e(), "Cast Humility and Opalescence: players lose the game?");
+  assert.ok(both.includes("702.2a"), both);
+  /* A cue of one card's name is left to the cards table. */
+  assert.ok(!both.includes("702.2"), both);
+  const one = await ids(e(), "Cast Humility: players lose the game?");
+  assert.ok(!one.includes("702.2a") && !one.includes("702.2"), one);
 });
 
 test("a linked query asks for its word, topic and card files only", () => {

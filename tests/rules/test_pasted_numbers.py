@@ -30,6 +30,18 @@ def test_a_comma_between_three_digit_numbers_is_still_a_list_of_chapters():
     assert parse_spec("R70219c, R70220") == [Span("702.19c", "702.19c"), Span("702.20", "702.20")]
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("702,19c-d", [("702.19c", "702.19d")]), ("(702,19c-d)", [("702.19c", "702.19d")]),
+    ("rule 702,19c\u2013e", [("702.19c", "702.19e")]), ("702,19 c-d", [("702.19c", "702.19d")]),
+    ("702,19c to d", [("702.19c", "702.19d")]), ("702,19c-702,19e", [("702.19c", "702.19e")]),
+    ("119,7-8", [("119.7", "119.8")]),
+    ("702,19c, 702,20a", [("702.19c", "702.19c"), ("702.20a", "702.20a")]),
+    ("R60110a, R60110b", [("601.10a", "601.10a"), ("601.10b", "601.10b")]),
+])
+def test_a_decimal_comma_in_ranges_and_lists(text, expected):
+    assert parse_spec(text) == [Span(*pair) for pair in expected]
+
+
 @pytest.mark.parametrize("text", ["R7", "R70", "702.19.xyz", "702..19"])
 def test_what_is_no_rule_number_stays_refused(text):
     with pytest.raises(BadInput):
@@ -41,6 +53,7 @@ def test_what_is_no_rule_number_stays_refused(text):
     ("see 702.19.c for trample", "702.19.c", "702.19c"),
     ("see 702,19c.", "702,19c", "702.19c"),
     ("per Yawgatog's R70219c, trample", "R70219c", "702.19c"),
+    ("trample (702,19c-d) says", "702,19c-d", "702.19c\u2013702.19d"),
 ])
 def test_running_text_finds_the_pasted_forms(text, printed, id):
     found = find_references(text)
@@ -58,7 +71,9 @@ def test_cite_check_finds_the_pasted_forms(latest_data_dir):
     from crsearch import Rules
 
     got = Rules.open(latest_data_dir).cite_check(
-        "Trample (702.19.c) and R70219b, see also 702,19d; rules 702,703 and 601.2f-h.")
+        "Trample (702.19.c) and R70219b, see also 702,19d; rules 702,703 and 601.2f-h; "
+        "702,19c-d.")
     assert [(c.text, c.id) for c in got.citations] == [
         ("702.19.c", "702.19c"), ("R70219b", "702.19b"), ("702,19d", "702.19d"),
-        ("702", "702"), ("703", "703"), ("601.2f", "601.2f"), ("h", "601.2h")]
+        ("702", "702"), ("703", "703"), ("601.2f", "601.2f"), ("h", "601.2h"),
+        ("702,19c", "702.19c"), ("d", "702.19d")]

@@ -525,6 +525,28 @@ def test_embeddings_are_built_with_the_index(engine):
     assert vectors.query(["xyzzyplugh"]) is None
 
 
+def test_a_word_the_embeddings_lack_reads_as_its_stems_known_form(engine):
+    from crsearch.search import semantic as embed
+
+    vectors = embed.Vectors(engine.index_dir)
+    assert "detained" not in vectors.words and "detain" in vectors.words
+    # "detained" means what "detain" means; a typed word is not meaningless.
+    assert vectors.query(["detained"]) == vectors.query(["detain"])
+    assert vectors.query(["detained", "creature"]) == vectors.query(["detain", "creature"])
+    # Short words and words of no known stem still carry no meaning.
+    assert embed.meaning_rows(["xyzzyplugh", "im"], vectors.words, lambda: {"im": "i"},
+                              lambda w: w) == []
+
+
+def test_base_forms_take_the_shortest_known_word_of_a_stem():
+    from crsearch.search import semantic as embed
+
+    stem = embed.porter()
+    forms = embed.base_forms(["decides", "decide", "decided", "dies", "died"], stem)
+    assert forms[stem("deciding")] == "decide"
+    assert forms[stem("died")] == "died"
+
+
 def test_the_engine_cache_notices_a_rebuilt_index(indexed_data_dir, tmp_path):
     import os
 
@@ -609,6 +631,36 @@ def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engi
     assert engine.index.stored("702.19b")["text"] == want
     # Glossary entries have no chapter file: their texts stay in the index.
     assert "toughness" in engine.index.stored("glossary:Lethal Damage")["text"]
+
+
+def test_a_rules_text_is_parsed_alone_and_equals_the_whole_chapter_files(engine, monkeypatch):
+    from crsearch.search.fastindex import ChapterTexts, FastBackend, chapters_of
+    from crsearch.store import datadir
+
+    def whole_file(self):
+        raise AssertionError("parsed the whole chapter file")
+
+    monkeypatch.setattr(ChapterTexts, "_parse", whole_file)
+    fast = FastBackend.open(engine.index_dir, engine.index.fast.meta["format"])
+    assert fast.stored("702.19b")["text"] == engine.index.stored("702.19b")["text"]
+    assert "trample" in fast.stored("702.19b")["text"]
+    monkeypatch.undo()
+    want = {}
+    for path in chapters_of(engine.index_dir).glob("*.json"):
+        want.update({r["id"]: r.get("text", "") for r in datadir.read_json(path, "chapter")})
+    got = {id: (fast.stored(id) or {}).get("text") for id in want}
+    assert got == want
+
+
+def test_a_cut_chapters_file_gives_no_texts_as_before(engine, tmp_path):
+    from crsearch.search.fastindex import FastBackend
+
+    target = copy_index(engine.index_dir, tmp_path)
+    chapters = target.parent / "chapters.z"
+    chapters.write_bytes(chapters.read_bytes()[:-40])
+    fast = FastBackend.open(target, engine.index.fast.meta["format"])
+    assert fast.stored("702.19b")["text"] == ""
+    assert fast.stored("702.19b")["title"] == "Trample"
 
 
 def test_an_index_outside_a_stored_release_keeps_its_texts(tmp_path, mini_release):

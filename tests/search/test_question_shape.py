@@ -50,4 +50,37 @@ def test_the_layers_answer_the_readme_question_without_a_question_mark(indexed_d
     got = [h.id for h in result.results]
     assert result.understood["question"]
     assert "123.8" not in got
-    assert any(g.startswith("613.") for g in got[:2]), got
+    # The layers first: the two cards named together are the topic
+    # "humility opalescence", though card names are no search words.
+    assert got[0].startswith("613."), got
+    assert any(h.why.get("topic") == "humility opalescence" for h in result.results)
+
+
+@pytest.mark.parametrize("question", [HUMILITY, HUMILITY + "?"])
+def test_famous_cards_named_together_find_their_topic(question):
+    from crsearch.rules.text import words
+    from crsearch.search.boosts import named
+    from crsearch.search.cardtopics import CardTable, table
+    from crsearch.search.config import DEFAULT
+    from crsearch.search.topics import Cues
+
+    class Tables:
+        def cues(self):
+            from whoosh.lang.porter import stem
+
+            return Cues(stem)
+
+        def cards(self):
+            return CardTable.of(table())
+
+    q = parse(question)
+    assert q.question and "humility" not in q.words
+    got = {(n.why, n.what) for n in named(Tables(), q, [], [], DEFAULT)}
+    assert ("topic", "humility opalescence") in got
+    # A cue of one card's name is the cards table's business, not a topic.
+    assert ("topic", "humility") not in got and ("card", "humility") in got
+    # One famous card alone brings no topic by its name.
+    one = parse("I have Humility out, what is the power and toughness of my creature")
+    assert one.names == ["Humility"]
+    assert not [n for n in named(Tables(), one, [], [], DEFAULT) if n.why == "topic"
+                and set(words(n.what)) <= {"humility", "opalescence"}]

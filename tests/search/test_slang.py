@@ -57,5 +57,17 @@ def test_blink_and_flicker_find_the_new_object_rule_and_the_return(engine, word)
     assert any(g == "610.3" or g.startswith("610.3") for g in got[:3]), got
 
 
-def test_bounce_finds_the_hand_first(engine):
-    assert ids(engine, "bounce", 1) == ["glossary:Hand"]
+@pytest.mark.parametrize("word", ["bounce", "bounced"])
+def test_bounce_finds_the_owners_hand_and_the_new_object(engine, word):
+    # Returned to its owner's hand (400.3), a new object there (400.7): not
+    # the glossary's definition of a hand.
+    result = engine.search(word, 5, features=False)
+    got = [h.id for h in result.results]
+    assert got[0] == "400.3", got
+    assert "400.7" in got, got
+    assert result.results[0].why.get("topic") == "=bounce"
+
+
+def test_bounce_in_a_longer_query_is_no_whole_query_topic(engine):
+    result = engine.search("bounce token", 10)
+    assert all(h.why.get("topic") != "=bounce" for h in result.results)

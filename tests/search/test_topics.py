@@ -32,6 +32,7 @@ def test_table_is_typed_and_big_enough_to_cover_every_chapter():
 def test_cues_are_lowercase_plain_words_without_stop_words():
     for t in TOPICS:
         for cue in t.cues:
+            cue = cue.removeprefix("=")  # a whole-query cue
             ws = words(cue)
             # What the matcher sees must be what the table says.
             assert ws == cue.split() and cue == cue.lower(), cue
@@ -105,6 +106,29 @@ def test_a_cue_with_a_possessive_or_stop_word_matches_like_the_question():
     assert matching("Can I sacrifice my opponent's creature?", stem, (topic,)) == [topic]
     assert matching("What is on the stack?", stem, (topic,)) == [topic]
     assert matching("Can I sacrifice a creature?", stem, (topic,)) == []
+
+
+def test_a_whole_query_cue_matches_that_query_alone():
+    topic = Topic(("=bounce",), ("400.3",))
+    assert matching("bounce", stem, (topic,)) == [topic]
+    assert matching("Bounced", stem, (topic,)) == [topic]
+    # In a longer query the word is a detail of another situation.
+    assert matching("bounce my creature", stem, (topic,)) == []
+    assert matching("can I bounce a token?", stem, (topic,)) == []
+
+
+def test_whole_query_cues_kept_ready_are_found_in_their_part():
+    from crsearch.search.topics import Cues
+
+    topics = (Topic(("=bounce",), ("400.3",)), Topic(("bounce token",), ("111.7",)))
+    fresh = Cues(stem, topics=topics)
+    parts = fresh.to_parts()
+    ready = Cues.from_parts(parts.get, sorted(parts), stem)
+    for query in (["bounce"], ["bounce", "token"], ["token"]):
+        assert ready.found(query, query) == fresh.found(query, query)
+    assert [c for c, _ in ready.found(["bounced"], ["bounced"])] == ["=bounce"]
+    # Without the query's own words no whole-query cue can match.
+    assert ready.found(["bounce"]) == []
 
 
 @pytest.mark.slow

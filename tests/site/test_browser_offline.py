@@ -51,12 +51,25 @@ def page(browser):
     assert errors == [], "JavaScript errors"
 
 
-def below_header(pg, id: str) -> bool:
-    """The element is on screen and not hidden under the sticky header."""
-    return pg.evaluate(
-        """id => { const r = document.getElementById(id).getBoundingClientRect();
-                   const h = document.querySelector('header.top').getBoundingClientRect();
-                   return r.top >= h.bottom - 1 && r.top < window.innerHeight; }""", id)
+def below_header(pg, id: str, timeout: int = 10_000) -> bool:
+    """The element comes on screen, not hidden under the sticky header.
+
+    The page scrolls to a rule after it has been drawn, so on a loaded machine the
+    check waits for it (up to ``timeout`` ms) rather than reading the position once.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        pg.wait_for_function(
+            """id => { const e = document.getElementById(id);
+                       if (!e) return false;
+                       const r = e.getBoundingClientRect();
+                       const h = document.querySelector('header.top').getBoundingClientRect();
+                       return r.top >= h.bottom - 1 && r.top < window.innerHeight; }""",
+            arg=id, timeout=timeout, polling=100)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 # -- offline ----------------------------------------------------------------------

@@ -533,3 +533,22 @@ def test_site_histories_agree_with_crsearch_history(trio):
         assert [(e.date, e.event, e.id, e.old_id) for e in entries] == expected, id
     assert [e.event for e in histories["201.3a"]] == ["present", "moved"]
     assert [e.event for e in histories["201.2a"]] == ["added"]
+
+
+def test_older_releases_say_where_a_missing_number_was_then(trio, all_site):
+    from crsearch.site import changes as site_changes
+    from tests.site.test_site_search import read_data
+
+    chain = site_changes.compare_all(list(trio))
+    histories = site_changes.histories(chain, trio[2])
+    # In v1, Zoom was 201.2 (v2 put Zip there and Zoom at 201.3).
+    then = site_changes.numbers_then(histories, trio[0])
+    assert then["201.3"] == ["201.2", "Zoom"] and then["201.3a"] == ["201.2a", ""]
+    assert "201.2a" not in then  # v1 has it (as Zoom): not missing
+    assert site_changes.numbers_then(histories, trio[2]) == {}
+    # The older edition's search data carries it, for the search box; the root's does not.
+    metas = {folder: [p for p in (all_site / folder / "search").glob("meta.*.js")]
+             for folder in (V1, ".")}
+    old = read_data(metas[V1][0])
+    assert read_data(all_site / V1 / "search" / old["then"]) == then
+    assert "then" not in read_data(metas["."][0])

@@ -101,6 +101,30 @@ def test_the_table_lists_links_in_date_order_by_folder(tmp_path):
     assert [(d["old"], d["new"]) for d in data["links"]] == list(zip(names, names[1:]))
 
 
+def test_one_link_is_read_alone_as_the_whole_table_reads_it(tmp_path):
+    store = Store(tmp_path)
+    for k, date in enumerate(("2020-01-01", "2020-02-01", "2020-03-01", "2020-04-01")):
+        store.save(release(date, {f"101.{k + 2}": f"Rule number {k} of the late additions."}))
+    relink(store, Linker())
+    names = folders(store)
+    table = Lineage.read(store.dir)
+    seen = []
+    for old, new in zip(names, names[1:]):
+        got = Lineage.read_link(store.dir, old, new)
+        assert got is not None and (got.old, got.new) == (old, new)
+        assert got.data == table.get(old, new).data
+        seen.append(got.whole)
+    assert seen == [{"101.2": "101.3"}, {"101.3": "101.4"}, {"101.4": "101.5"}]
+    assert Lineage.read_link(store.dir, names[0], names[2]) is None  # not neighbours
+    # A table laid out otherwise (spaces, another key order) reads the same, whole.
+    data = json.loads((store.root / FILE).read_text(encoding="utf-8"))
+    data["links"] = [dict(reversed(list(d.items()))) for d in data["links"]]
+    (store.root / FILE).write_text(json.dumps(data, indent=1), encoding="utf-8")
+    assert Lineage.read_link(store.dir, names[1], names[2]).data == table.get(names[1], names[2]).data
+    (store.root / FILE).unlink()
+    assert Lineage.read_link(store.dir, names[1], names[2]) is None
+
+
 def test_a_link_answers_both_ways_and_knows_which_release_has_a_rule():
     link = Link("a", "b", {"moves": {"1.1": "1.2", "1.2": "1.3"}, "gone": {"2.1": "3.1", "2.2": None},
                            "came": {"3.1": "2.1", "1.1": None}, "text": ["1.5"], "examples": ["1.6"]})

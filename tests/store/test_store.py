@@ -406,3 +406,23 @@ def test_read_json_reads_packed_and_plain_json_alike(tmp_path):
     (tmp_path / "cut.json").write_bytes(packed_json(data)[:-5])
     with pytest.raises(ValueError, match="cut short"):
         read_json(tmp_path / "cut.json", "index")
+
+
+def test_glossary_texts_are_the_stored_entries_unparsed(tmp_path):
+    from conftest import make_release
+
+    from crsearch.store.datadir import loads
+
+    short = make_release("2020-01-01", {"100.1": "A rule."},
+                         {"Match": "A contest. See rule 100.1.", "Pool": "Shared “points”."})
+    # Longer than the first chunk read (320 KB uncompressed): read in more chunks.
+    long = make_release("2020-02-01", {"100.1": "A rule."},
+                        {f"Term {k:04}": f"Definition {k} of a long glossary, " * 12 for k in range(900)})
+    for r in (short, long):
+        stored = Store(tmp_path).save(r)
+        texts = stored.glossary_texts()
+        assert texts is not None and len(texts) == len(r.glossary)
+        assert [loads(t.decode("utf-8")) for t in texts] == stored.glossary_dicts()
+    assert sum(map(len, texts)) > 320 * 1024
+    empty = Store(tmp_path).save(make_release("2020-03-01", {"100.1": "A rule."}))
+    assert empty.glossary_texts() == []
