@@ -16,7 +16,8 @@ its venv and hides crsearch's own cost.  ``--editable`` measures the running
 interpreter as it is instead.  CPU time (user + system of each child) is
 printed beside wall time: on a shared, busy machine it is the steadier
 figure.  ``--against REV`` installs a git revision the same way and times
-its lookup in the same interleaved runs.
+its lookup in the same interleaved runs, in a data folder that revision
+imported (the store's layout may differ between them).
 """
 
 from __future__ import annotations
@@ -75,7 +76,12 @@ def main() -> None:
         }
         if args.against:
             _, old_script = regular_install(data_dir / "against", args.against)
-            cmds[f"  ... as of {args.against}"] = [old_script, "rule", "702.19c"]
+            # Its own data folder, imported by that revision: the layout may differ.
+            old_data = data_dir / "against-data"
+            subprocess.run([old_script, "--data-dir", str(old_data), "update", "--from", str(LATEST),
+                            "--no-index"], env=env, check=True, stdout=subprocess.DEVNULL)
+            cmds[f"  ... as of {args.against}"] = [old_script, "--data-dir", str(old_data),
+                                                   "rule", "702.19c"]
         meds = interleaved(cmds, args.runs, env)
         print_ratios(meds, f"Whole-process medians over {args.runs} interleaved runs, {where}:")
         ratio = meds["crsearch rule 702.19c"][0] / meds['python -c "import click"'][0]

@@ -196,7 +196,7 @@ def test_download_limits_come_from_the_environment(data, hostile):
 
 def _damage(data: Path, what: str) -> None:
     rel = next(p for p in (data / "releases").iterdir() if not p.name.startswith("."))
-    target = {"meta": rel / "meta.json", "chapter": rel / "chapters" / "201.json",
+    target = {"meta": rel / "meta.json", "chapter": rel / "chapters.z",
               "release": rel / "release.json.gz"}
     if what.startswith("catalog:"):
         (data / "catalog.json").write_bytes(what.split(":", 1)[1].encode("latin-1"))
@@ -548,12 +548,12 @@ def test_no_data_has_its_own_exit_code(tmp_path):
         assert "no releases imported yet" in r.output and "crsearch update" in r.output
 
 
-def test_a_deleted_chapter_file_names_the_release_and_the_fix(data):
+def test_a_deleted_chapters_file_names_the_release_and_the_fix(data):
     stored = Store(data).pick()
-    (stored.path / "chapters" / "201.json").unlink()
+    (stored.path / "chapters.z").unlink()
     r = run(data, "rule", "201.1")
     assert r.exit_code == 2
-    assert one_error_line(r) == ("Error: release 2031-03-03: chapters/201.json is missing; "
+    assert one_error_line(r) == ("Error: release 2031-03-03: chapters.z is missing; "
                                  "run `crsearch repair`")
 
 

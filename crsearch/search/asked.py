@@ -79,14 +79,22 @@ def check_words(text: str, df: dict[str, int], n: int = 4) -> list[str]:
     return seen[:n]
 
 
-def holds(id: str, check: list[str], texts: Mapping[str, str]) -> bool:
-    """``id`` exists in the release of ``texts`` and says what it said."""
+def holds(id: str, check: list[str], texts: Mapping[str, str],
+          seen: dict[str, set[str]] | None = None) -> bool:
+    """``id`` exists in the release of ``texts`` and says what it said.
+
+    ``seen`` keeps each id's words between calls (a table names the same
+    rules many times)."""
     text = texts.get(id)
     if text is None:
         return False
     if not check:
         return True
-    have = set(words(text))
+    have = seen.get(id) if seen is not None else None
+    if have is None:
+        have = set(words(text))
+        if seen is not None:
+            seen[id] = have
     return sum(w in have for w in check) >= math.ceil(CHECK_SHARE * len(check))
 
 

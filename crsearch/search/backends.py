@@ -98,6 +98,7 @@ class WhooshBackend:
         self._lock = threading.Lock()
         self._searchers: list[Any] = []
         self._docnum: dict[str, int] = {}
+        self._all_read = False
         self.searcher  # noqa: B018 - open one now: a damaged index is reported here
 
     @property
@@ -112,13 +113,14 @@ class WhooshBackend:
 
     def stored(self, id: str) -> dict[str, Any] | None:
         searcher = self.searcher
+        if not self._all_read:
+            # Ids are stored, not indexed: every document's number, read once.
+            with self._lock:
+                self._docnum.update((fields["id"], n)
+                                    for n, fields in searcher.reader().iter_docs())
+                self._all_read = True
         n = self._docnum.get(id)
-        if n is None:
-            n = searcher.document_number(id=id)
-            if n is None:
-                return None
-            self._docnum[id] = n
-        return searcher.stored_fields(n)
+        return None if n is None else searcher.stored_fields(n)
 
     def doc_frequency(self, stem: str) -> int:
         return self.searcher.doc_frequency("text", stem)

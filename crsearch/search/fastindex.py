@@ -65,52 +65,106 @@ def ids_and_frequencies(searcher: Any) -> tuple[list[str], dict[str, int]]:
     return docids, df
 
 
-def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
-          carry: Carry | None = None) -> None:
+class FieldPostings:
+    """Each boosted field's postings and lengths as the Whoosh index of the
+    same documents holds them, gathered from the analyses the build hands
+    Whoosh: the BM25F scores of ``write`` are then computed without reading
+    the index back (the same numbers, in the same order)."""
+
+    def __init__(self, fields: list[str]):
+        self.fields = fields
+        self.n = 0
+        #: field -> term -> [(document number, weight)], in document order.
+        self.terms: dict[str, dict[str, list[tuple[int, float]]]] = {f: {} for f in fields}
+        #: field -> each document's length (tokens), and their sum.
+        self.lengths: dict[str, list[int]] = {f: [] for f in fields}
+        self.total: dict[str, int] = dict.fromkeys(fields, 0)
+
+    def add(self, analysed: dict[str, Any]) -> None:
+        """The next document: field -> its ``Text.index`` tuples."""
+        n = self.n
+        self.n += 1
+        for field in self.fields:
+            items = analysed.get(field)
+            length = 0
+            if items:
+                terms = self.terms[field]
+                for tbytes, freq, weight, _ in items:
+                    length += freq
+                    terms.setdefault(tbytes.decode("utf-8"), []).append((n, weight))
+            self.lengths[field].append(length)
+            self.total[field] += length
+
+    def scores(self, b: float, k1: float) -> dict[str, dict[str, list[tuple[int, float]]]]:
+        """field -> term -> [(document number, BM25F score)], as Whoosh's
+        ``BM25F`` scores each posting: its idf, the weight as the postings
+        keep it (float32), the length as the lengths column keeps it (a byte)."""
+        from array import array
+        from math import log
+
+        from whoosh.scoring import bm25
+        from whoosh.util.numeric import byte_to_length, length_to_byte
+
+        out: dict[str, dict[str, list[tuple[int, float]]]] = {}
+        n = self.n
+        for field in self.fields:
+            avg = self.total[field] / (n or 1) or 1
+            lengths = [byte_to_length(length_to_byte(x)) for x in self.lengths[field]]
+            got = out[field] = {}
+            for term, posts in self.terms[field].items():
+                idf = log(n / (len(posts) + 1)) + 1
+                weights = array("f", [w for _, w in posts])
+                got[term] = [(d, bm25(idf, w, lengths[d], avg, b, k1))
+                             for (d, _), w in zip(posts, weights)]
+        return out
+
+
+def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, Any],
+          path: Path, carry: Carry | None = None) -> None:
     """Precompute what common queries need, so they are answered without Whoosh.
 
+    ``postings`` are those of the Whoosh index of ``docs`` (built beside);
     ``carry`` brings the shipped tables' rule ids into this release
     (``tables.Carry``; by default from the shipped map and the words check).
     """
-    from whoosh import scoring
     from whoosh.lang.porter import stem
 
     from crsearch.search.schema import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT
 
-    with ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)) as s:
-        reader = s.reader()
-        docids, df = ids_and_frequencies(s)
-        n = len(docids)
-        offsets: dict[str, list[int]] = {}
-        # Every stem of every boosted field, so that questions in a player's
-        # words (not only titles) are answered without Whoosh.
-        every = set(title_stems(terms, stem))
-        for field in FIELD_BOOSTS:
-            every.update(t.decode("utf-8") for t in reader.lexicon(field))
-        with open(path / FAST_POSTINGS, "wb") as f:
-            for st in sorted(every):
-                if df.get(st, 0) > COMMON * n:
-                    continue  # common words retrieve nothing: Whoosh does those
-                # One BM25 score per field: any field weights can be summed
-                # at query time (typed words and pasted passages weigh the
-                # fields differently).
-                per: dict[int, list[float]] = {}
-                for k, field in enumerate(FIELD_BOOSTS):
-                    if (field, st) not in reader:
-                        continue
-                    m = s.postings(field, st)
-                    while m.is_active():
-                        per.setdefault(m.id(), [0.0] * len(FIELD_BOOSTS))[k] = m.score()
-                        m.next()
-                line = pack([list(per), *zip(*per.values())])
-                offsets[st] = [f.tell(), len(line)]
-                f.write(line)
+    fields = list(FIELD_BOOSTS)
+    scored = postings.scores(BM25_B, BM25_K1)
+    docids = [d["id"] for d in docs]
+    n = len(docids)
+    in_text = postings.terms["text"]
+    # In the lexicon's order (UTF-8 bytes sort as code points).
+    df = {t: len(in_text[t]) for t in sorted(in_text)}
+    offsets: dict[str, list[int]] = {}
+    # Every stem of every boosted field, so that questions in a player's
+    # words (not only titles) are answered without Whoosh.
+    every = set(title_stems(terms, stem))
+    for field in fields:
+        every.update(scored[field])
+    with open(path / FAST_POSTINGS, "wb") as f:
+        for st in sorted(every):
+            if df.get(st, 0) > COMMON * n:
+                continue  # common words retrieve nothing: Whoosh does those
+            # One BM25 score per field: any field weights can be summed
+            # at query time (typed words and pasted passages weigh the
+            # fields differently).
+            per: dict[int, list[float]] = {}
+            for k, field in enumerate(fields):
+                for num, score in scored[field].get(st, ()):
+                    per.setdefault(num, [0.0] * len(fields))[k] = score
+            line = pack([list(per), *zip(*per.values())])
+            offsets[st] = [f.tell(), len(line)]
+            f.write(line)
     stems: dict[str, str] = {}
     shards: dict[str, list[list[Any]]] = {}
     # The judges' topic cues too: a question matches them without loading
     # the stemmer (a word missing here is stemmed at query time).
     from crsearch.search.topics import cue_words
 
+    stem = _stemmer(stem)
     for w in cue_words():
         stems[w] = stem(w)
     chapter_texts = _chapter_texts(path)
@@ -123,8 +177,8 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
         text: str | None = d.get("text", "")
         if text and d["kind"] in ("rule", "subrule") \
                 and chapter_texts(d.get("chapter", "")).get(d["id"]) == text:
-            # The release's chapter file holds it: not stored twice.
-            texts[key] = f"{d['chapter']}.json"
+            # The release's chapters file holds it: not stored twice.
+            texts[key] = d["chapter"]
             text = None
         shards.setdefault(key, []).append(
             [d["id"], d["kind"], d.get("title", ""), text, d.get("parent", "")])
@@ -153,31 +207,54 @@ def write(ix, docs: list[dict[str, Any]], terms: dict[str, Any], path: Path,
             size = f.tell()
         tables[what] = {"digest": data_digest(*sources), "parts": parts, "size": size}
     tables["cards"]["longest"] = longest
-    with open(path / FAST, "w", encoding="utf-8") as f:
-        json.dump({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df, "stems": stems,
-                   "postings": offsets, "docs": blocks, "texts": texts, "every_stem": True,
-                   "tables": tables}, f, ensure_ascii=False,
-                  separators=(",", ":"))
+    from crsearch.store.datadir import packed_json
+
+    with open(path / FAST, "wb") as f:
+        f.write(packed_json({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df,
+                             "stems": stems, "postings": offsets, "docs": blocks, "texts": texts,
+                             "every_stem": True, "tables": tables}))
+
+
+def _stemmer(stem: Callable[[str], str]) -> Callable[[str], str]:
+    """``stem``, each word's stem kept for the next build (``schema.stems``)."""
+    from crsearch.search.schema import stems
+
+    def kept(word: str) -> str:
+        got = stems.get(word)
+        if got is None:
+            got = stems[word] = stem(word)
+        return got
+
+    return kept
 
 
 def chapters_of(index_dir: Path) -> Path:
-    """The chapter files of the stored release an index belongs to."""
-    return Path(index_dir).parent / "chapters"
+    """The chapters file of the stored release an index belongs to."""
+    from crsearch.store.datadir import CHAPTERS
+
+    return Path(index_dir).parent / CHAPTERS
+
+
+def chapter_texts(index_dir: Path, chapter: str) -> dict[str, str]:
+    """Each rule's text by id in one chapter, as the chapters file beside the
+    index holds it (none when the index is not in a stored release of this
+    layout, or the file is damaged: ``crsearch repair`` restores it)."""
+    from crsearch.store.datadir import read_chapter
+
+    try:
+        text = read_chapter(chapters_of(index_dir), chapter)
+        return {r["id"]: r.get("text", "") for r in json.loads(text)} if text else {}
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
 
 
 def _chapter_texts(index_dir: Path) -> Callable[[str], dict[str, str]]:
-    """Each rule's text by id, as the chapter files beside the index hold
-    it (none when the index is not in a stored release)."""
-    folder = chapters_of(index_dir)
+    """``chapter_texts`` of ``index_dir``, each chapter read once."""
     got: dict[str, dict[str, str]] = {}
 
     def texts(chapter: str) -> dict[str, str]:
         if chapter not in got:
-            try:
-                with open(folder / f"{chapter}.json", encoding="utf-8") as f:
-                    got[chapter] = {r["id"]: r.get("text", "") for r in json.load(f)}
-            except (OSError, ValueError, TypeError, KeyError):
-                got[chapter] = {}
+            got[chapter] = chapter_texts(index_dir, chapter)
         return got[chapter]
 
     return texts
@@ -206,9 +283,9 @@ def ready_tables(carry: Carry, stem: Callable[[str], str]) -> tuple[dict[str, di
 def pack(data: Any) -> bytes:
     """One block of a fast file: compact JSON, zlib-compressed (a block is
     read on its own, and JSON of scores and texts shrinks to a quarter)."""
-    import zlib
+    from crsearch.files import deflate
 
-    return zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
+    return deflate(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
 
 
 def read_block(path: Path, where: list[int]) -> Any:
@@ -306,8 +383,9 @@ class FastBackend:
     def _ready_again(self, what: str) -> ReadyParts | None:
         if self._again is None:
             try:
-                with open(self.index_dir / TERMS, encoding="utf-8") as f:
-                    date = json.load(f)["effective_date"]
+                from crsearch.store.datadir import read_json
+
+                date = read_json(self.index_dir / TERMS, "index")["effective_date"]
                 ids = [r[0] for where in self.meta["docs"].values()
                        for r in read_block(self.index_dir / FAST_DOCS, where)]
                 docs = [{"id": d["id"], "title": d["title"], "text": d["text"]}
@@ -346,18 +424,18 @@ class FastBackend:
         return doc
 
     def _texts(self, key: str) -> ChapterTexts:
-        """The rules' texts of one block, from the release's chapter file."""
+        """The rules' texts of one block, from the release's chapters file."""
         got = self._chapters.get(key)
         if got is None:
-            from crsearch.store.datadir import read_bytes
+            from crsearch.store.datadir import read_chapter
 
-            name = (self.meta.get("texts") or {}).get(key)
+            chapter = (self.meta.get("texts") or {}).get(key)
             try:
-                # read_bytes checks the file (regular, within the chapter limit).
-                text = read_bytes(chapters_of(self.index_dir) / name, "chapter").decode("utf-8") \
-                    if name else ""
+                # read_chapter checks the file (regular, within its limits).
+                text = (read_chapter(chapters_of(self.index_dir), chapter) or "") \
+                    if isinstance(chapter, str) else ""
             except (OSError, ValueError):
-                text = ""  # a damaged chapter file: `crsearch repair` restores it
+                text = ""  # a damaged chapters file: `crsearch repair` restores it
             got = self._chapters[key] = ChapterTexts(text)
         return got
 

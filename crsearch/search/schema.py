@@ -8,6 +8,9 @@ Whoosh is imported inside the functions, so reading a constant never loads it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from crsearch.rules.text import FOLD, STOP_WORDS
 from crsearch.search.config import DEFAULT
 
@@ -30,8 +33,9 @@ COMMON = DEFAULT.common
 INDEX_NAME = "crsearch"
 #: Bump when the schema or terms.json change; old indexes are then rebuilt.
 #: 3: Whoosh stores ids and kinds only, the fast files read rules' texts from
-#: the release's chapter files.
-INDEX_FORMAT = 3
+#: the release's chapter files.  4: ids stored, not indexed; our text field and
+#: codec (``whooshparts``): short postings lists inline, no zlib that grows a block.
+INDEX_FORMAT = 4
 
 #: How the note that a search built its index's embeddings begins (the CLI
 #: says it on stderr).
@@ -68,6 +72,10 @@ def load_whoosh() -> None:
             del sys.modules["urllib.request"]
 
 
+#: A token of the index: letters and digits, with inner apostrophes.
+TOKEN = r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*"
+
+
 def analyzer():
     """Tokenizer + case/quote folding + stop words + Porter stemming."""
     load_whoosh()
@@ -80,25 +88,67 @@ def analyzer():
     )
 
     # A plain dict (not a local class) so that the schema can be pickled.
-    return (RegexTokenizer(r"[^\W_]+(?:['\u2018\u2019][^\W_]+)*") | LowercaseFilter()
+    # ``whooshparts.analyse`` does the same in one function: change both.
+    return (RegexTokenizer(TOKEN) | LowercaseFilter()
             | CharsetFilter(dict(FOLD))
             | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=100000))
 
 
-def schema():
-    from whoosh.fields import ID, TEXT, Schema
+#: Each text's analysis (``whooshparts.Text``) by text: the texts met in
+#: this build, and those of the build before (releases imported one after
+#: another share most of their rules, word for word).
+_analysed: dict[str, Any] = {}
+_analysed_before: dict[str, Any] = {}
 
+
+def new_build() -> None:
+    """Start an index build: keep the analyses of the last build only (a
+    batch import holds two releases' texts, not the archive's)."""
+    global _analysed, _analysed_before
+    _analysed_before, _analysed = _analysed, {}
+
+
+#: Each word's Porter stem, kept by the builds of this process (the index's
+#: analysis and the fast files' word table).
+stems: dict[str, str] = {}
+
+
+def forget_analyses() -> None:
+    """Drop every kept analysis and stem (a benchmark times a build from cold)."""
+    global _analysed, _analysed_before
+    _analysed, _analysed_before = {}, {}
+    stems.clear()
+
+
+def analysed(text: str, analyse: Callable[[], Any]) -> Any:
+    """The analysis of ``text``: kept from this build or the last, else ``analyse()``."""
+    got = _analysed.get(text)
+    if got is None:
+        got = _analysed_before.get(text)
+        if got is None:
+            got = analyse()
+        _analysed[text] = got
+    return got
+
+
+def schema():
     ana = analyzer()
+    from whoosh.fields import ID, STORED, Schema
+
+    from crsearch.search.whooshparts import Text
+
     return Schema(
-        id=ID(stored=True, unique=True),
+        # Stored, not indexed: nothing searches by id (``WhooshBackend``
+        # finds a document's number from the stored ids).
+        id=STORED,
         kind=ID(stored=True),
         section=ID,
         chapter=ID,
         # The keyword, glossary term (and aliases), chapter or section title.
-        name=TEXT(analyzer=ana, phrase=False),
+        name=Text(analyzer=ana, phrase=False),
         # Indexed, not stored: the texts are the release's (``fastindex``).
-        text=TEXT(analyzer=ana, phrase=False),
-        examples=TEXT(analyzer=ana, phrase=False),
+        text=Text(analyzer=ana, phrase=False),
+        examples=Text(analyzer=ana, phrase=False),
         # Titles above the item: chapter title, parent rule's keyword.
-        context=TEXT(analyzer=ana, phrase=False),
+        context=Text(analyzer=ana, phrase=False),
     )

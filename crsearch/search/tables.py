@@ -150,6 +150,7 @@ class Carry:
     def __init__(self, date: str, texts: Mapping[str, str], via: Via | None = None,
                  table: Renumbering | None = None):
         self.date, self.texts, self.via = date, texts, via
+        self._words: dict[str, set[str]] = {}  # each id's words, once (``holds``)
         self.table = table if table is not None else renumbering()
         t = self.table
         known = t.index(date)
@@ -171,7 +172,7 @@ class Carry:
         now = t.number(id, self.base)
         if now is not None and self.via is not None:
             now = self.via.follow(now)
-        if now is None or not holds(now, check, self.texts):
+        if now is None or not holds(now, check, self.texts, self._words):
             return None
         return now
 

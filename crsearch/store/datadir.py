@@ -5,12 +5,12 @@ Layout::
     DATA/catalog.json                 which releases exist and where
     DATA/releases/<date>.<hash>/      one imported release
         meta.json                     headings, counts, report: small
-        chapters/<NNN>.json           the rules of one chapter
+        chapters.z                    the rules, one zlib block per chapter
         release.json.gz               the whole release, compressed (export, index, site)
         index/                        the Whoosh index (see ``index.py``)
 
-A rule lookup reads the catalog, ``meta.json`` and one chapter file, never the
-whole release.  Every file is read only when it is a regular file no larger
+A rule lookup reads the catalog, ``meta.json`` and one chapter's block of
+``chapters.z``, never the whole release (``read_chapter``).  Every file is read only when it is a regular file no larger
 than its kind's limit (``LIMITS``, far above any real one): a FIFO, a device
 or a huge file in its place is a damaged store, never a hang or a
 MemoryError.  Every write goes to a temporary folder that is renamed into
@@ -66,6 +66,12 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _HEX = re.compile(r"[0-9a-f]+")
 REPAIR = "run `crsearch repair`"
 RELEASE_FILE = "release.json.gz"
+#: The rules of every chapter: a JSON header line (each chapter's block:
+#: offset after the header, length), then one zlib-compressed JSON list per
+#: chapter.  Releases stored before it have ``chapters/<NNN>.json`` files:
+#: still read, and packed by ``crsearch repair``.
+CHAPTERS = "chapters.z"
+CHAPTERS_FORMAT = 1
 
 _MB = 1 << 20
 #: The most bytes crsearch reads from each kind of file of the data folder.
@@ -75,7 +81,8 @@ _MB = 1 << 20
 LIMITS = {
     "catalog": 16 * _MB,        # catalog.json
     "meta": 16 * _MB,           # meta.json
-    "chapter": 32 * _MB,        # chapters/<NNN>.json
+    "chapter": 32 * _MB,        # one chapter's rules, uncompressed (or an older chapters/<NNN>.json)
+    "chapters": 64 * _MB,       # chapters.z as stored, compressed
     "release": 64 * _MB,        # release.json.gz as stored, compressed
     "release text": 256 * _MB,  # release.json.gz uncompressed, or an older release.json
     "cache": 64 * _MB,          # explain-terms.json, completion-terms.json beside a release
@@ -266,8 +273,113 @@ def _glossary_pieces(text: bytes) -> list[bytes] | None:
 
 
 def read_json(path: str | Path, kind: str) -> Any:
-    """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`."""
-    return loads(read_bytes(path, kind).decode("utf-8"))
+    """A JSON file this store wrote, of a kind of ``LIMITS``, read with :func:`loads`.
+
+    The index's larger JSON files (``terms.json``, ``fast.json``) are
+    written zlib-compressed (``packed_json``): a file that begins with a zlib
+    header (which no JSON object or list does) is inflated first, never past
+    its kind's limit.
+    """
+    data = read_bytes(path, kind)
+    if _zlib_header(data):
+        data = inflate(data, LIMITS[kind], path)
+    return loads(data.decode("utf-8"))
+
+
+def _zlib_header(data: bytes) -> bool:
+    """True when ``data`` begins as a zlib stream does: deflate, a window of
+    at most 32 KB, and the header's check (its first byte is never ``{``,
+    ``[``, a quote or white space)."""
+    return len(data) >= 2 and data[0] & 0x0F == 8 and data[0] >> 4 <= 7 \
+        and (data[0] << 8 | data[1]) % 31 == 0
+
+
+def packed_json(data: Any) -> bytes:
+    """``data`` as compact JSON, zlib-compressed: what ``read_json`` reads back."""
+    from crsearch.files import deflate
+
+    return deflate(_json().dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                 sort_keys=True).encode("utf-8"), 6)
+
+
+def inflate(data: bytes, limit: int, path: str | Path, what: str = "the file") -> bytes:
+    """zlib ``data`` inflated, never past ``limit`` bytes (``TooLarge``);
+    ValueError when it is damaged or cut short."""
+    import zlib
+
+    try:
+        out = zlib.decompressobj()
+        text = out.decompress(data, limit + 1)
+    except zlib.error as e:
+        raise ValueError(f"{what} is damaged ({e})") from None
+    if len(text) > limit:
+        from crsearch.files import TooLarge, size_text
+
+        raise TooLarge(errno.EFBIG, f"{what} is larger than {size_text(limit)} uncompressed",
+                       os.fspath(path))
+    if not out.eof or out.unused_data:
+        raise ValueError(f"{what} is cut short" if not out.eof else f"{what} has bytes after its end")
+    return text
+
+
+def read_chapter(path: str | Path, chapter: str) -> str | None:
+    """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
+    None when it holds no such chapter.  Only the header and that chapter's
+    block are read; ValueError (or an OSError) when the file is damaged."""
+    from crsearch.files import open_regular
+
+    with open_regular(path, LIMITS["chapters"]) as f:
+        head, blocks = _chapters_head(f)
+        where = blocks.get(chapter)
+        if where is None:
+            return None
+        if not (isinstance(where, list) and len(where) == 2
+                and all(isinstance(x, int) and x >= 0 for x in where)):
+            raise ValueError("not a chapters file")
+        f.seek(len(head) + where[0])
+        raw = f.read(where[1])
+    if len(raw) != where[1]:
+        raise ValueError(f"the block of chapter {chapter} is cut short")
+    return inflate(raw, LIMITS["chapter"], path, f"chapter {chapter}").decode("utf-8")
+
+
+def _chapters_head(f: Any) -> tuple[bytes, dict[str, Any]]:
+    """The header line of an open ``chapters.z`` and its blocks by chapter."""
+    head = f.readline(LIMITS["meta"])
+    try:
+        index = _scan(head.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not a chapters file ({e.reason})") from None
+    blocks = index.get("chapters") if isinstance(index, dict) else None
+    if not isinstance(blocks, dict) or index.get("format") != CHAPTERS_FORMAT:
+        raise ValueError("not a chapters file")
+    # The size it was written with: a file cut short (or grown) anywhere is
+    # damaged, whichever chapter is read.
+    if os.fstat(f.fileno()).st_size != len(head) + index.get("size", -1):
+        raise ValueError("cut short" if head.endswith(b"\n") else "not a chapters file")
+    return head, blocks
+
+
+def chapter_ids(path: str | Path) -> list[str]:
+    """The chapters a ``chapters.z`` holds, in its order; ValueError when damaged."""
+    from crsearch.files import open_regular
+
+    with open_regular(path, LIMITS["chapters"]) as f:
+        return list(_chapters_head(f)[1])
+
+
+def pack_chapters(chapters: dict[str, list[dict[str, Any]]]) -> bytes:
+    """The bytes of ``chapters.z`` for the rules of each chapter (``by_chapter``)."""
+    from crsearch.files import deflate
+
+    blocks, index, at = [], {}, 0
+    for chapter, rules in chapters.items():
+        block = deflate(_dumps(rules).encode("utf-8"), 6)
+        index[chapter] = [at, len(block)]
+        at += len(block)
+        blocks.append(block)
+    head = _dumps({"format": CHAPTERS_FORMAT, "chapters": index, "size": at}).encode("utf-8") + b"\n"
+    return head + b"".join(blocks)
 
 
 class _Plain:
@@ -299,6 +411,12 @@ def loads(text: str) -> Any:
     does not read to the end goes to ``json.loads`` for the same result or
     its usual error.
     """
+    return _scan(text)
+
+
+def _scan(text: str) -> Any:
+    # ``loads`` itself (the lookup test replaces ``loads`` to catch a whole
+    # chapter parsed; a chapters file's header line is not one).
     scan = _scanner()
     if scan is not None:
         start = len(text) - len(text.lstrip(" \t\n\r"))
@@ -336,6 +454,7 @@ class StoredRelease:
         self.dir = os.fspath(path)  # a string: the lookup path never imports pathlib
         self.info = info
         self._store = store
+        self._chapters: dict[str, tuple[str, str | None]] = {}
 
     def __repr__(self) -> str:
         return f"<StoredRelease {self.effective_date} {self.dir}>"
@@ -387,22 +506,33 @@ class StoredRelease:
 
     def chapter_dicts(self, chapter: str) -> list[dict[str, Any]]:
         """The rules of one chapter as stored (plain dicts, document order)."""
-        name = self._chapter_file(chapter)
-        if name is None:
+        name, text = self._chapter_text(chapter)
+        if text is None:
             return []
-        rules = self._read(name, lambda p: read_json(p, "chapter"))
+        try:
+            rules = loads(text)
+        except ValueError as e:
+            raise self._damaged(name, f"damaged ({reason(e)})") from None
         if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
             raise self._damaged(name, "damaged (not a list of rules)")
         return rules
 
-    def _chapter_file(self, chapter: str) -> str | None:
-        """The chapter's file name, or None when the release has no such chapter."""
-        name = f"chapters/{chapter}.json"
-        if not os.path.exists(os.path.join(self.dir, name)):
-            listed = {c.get("id") for c in self.meta()["chapters"] if isinstance(c, dict)}
-            if chapter not in listed:
-                return None  # no such chapter in this release
-        return name
+    def _chapter_text(self, chapter: str) -> tuple[str, str | None]:
+        """The file a chapter's rules are read from, and their JSON text
+        (None when the release has no such chapter)."""
+        got = self._chapters.get(chapter)
+        if got is None:
+            if not os.path.exists(os.path.join(self.dir, CHAPTERS)) \
+                    and os.path.isdir(os.path.join(self.dir, "chapters")):
+                # Stored before chapters.z: one file per chapter (`crsearch repair` packs them).
+                name = f"chapters/{chapter}.json"
+                if not os.path.exists(os.path.join(self.dir, name)):
+                    return name, None
+                return name, self._read(name, lambda p: read_bytes(p, "chapter").decode("utf-8"))
+            # Kept: a lookup reads a rule and then its parent, from one inflated block.
+            got = self._chapters[chapter] = (
+                CHAPTERS, self._read(CHAPTERS, lambda p: read_chapter(p, chapter)))
+        return got
 
     def rule_dicts(self, chapter: str, first: str,
                    keep: Callable[[str], bool]) -> list[dict[str, Any]]:
@@ -413,15 +543,13 @@ class StoredRelease:
         long chapter (702 holds over a thousand) parses only the rules it
         keeps: see ``_run_of``.
         """
-        name = self._chapter_file(chapter)
-        if name is None:
+        name, text = self._chapter_text(chapter)
+        if text is None:
             return []
-
-        text = self._read(name, lambda p: read_bytes(p, "chapter").decode("utf-8"))
         run = _run_of(text, first, keep)
         if run is None:
-            rules = self._read(name, lambda p: read_json(p, "chapter"))
-            if not isinstance(rules, list) or not all(isinstance(r, dict) and "id" in r for r in rules):
+            rules = self.chapter_dicts(chapter)
+            if not all("id" in r for r in rules):
                 raise self._damaged(name, "damaged (not a list of rules)")
             run = [d for d in rules if keep(d["id"])]
         return run
@@ -956,14 +1084,15 @@ def write_release_files(release: Release, folder: Path) -> None:
     """Write the files of one release into ``folder``."""
     import gzip
 
-    (folder / "chapters").mkdir(parents=True, exist_ok=True)
-    # The whole release repeats the chapter files; only export, the index and
+    # The whole release repeats the chapters; only export, the index and
     # the site read it, so it is kept compressed (about a fifth of the size).
     text = _dumps(release.to_dict())
     with open(folder / RELEASE_FILE, "wb") as f:
         f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
-    for chapter, rules in by_chapter(release).items():
-        _write_json(folder / "chapters" / f"{chapter}.json", rules)
+    # One file, not one per chapter: 147 small files took 1.5 MB on disk
+    # (a block each at least), the pack 0.3 MB.
+    with open(folder / CHAPTERS, "wb") as f:
+        f.write(pack_chapters(by_chapter(release)))
     _write_json(folder / "meta.json", meta_of(release))
 
 

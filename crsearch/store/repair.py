@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from crsearch.errors import BadInput, DamagedStore, StoreError, reason
+from crsearch.files import write_atomic
 from crsearch.rules.model import Release
 from crsearch.store.datadir import (
     CATALOG,
+    CHAPTERS,
     DAMAGED,
     DIR_NAME,
     MANIFEST,
@@ -34,8 +36,12 @@ from crsearch.store.datadir import (
     StoredRelease,
     by_chapter,
     catalog_entry,
+    chapter_ids,
     file_digest,
+    loads,
     meta_of,
+    pack_chapters,
+    read_chapter,
     read_json,
     read_release_text,
     retire,
@@ -273,20 +279,7 @@ def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
         _rewrite(folder / "meta.json", date, report,
                  functools.partial(write_json_atomic, folder / "meta.json", meta_of(release)))
         report.fixed.append(f"release {date}: rewrote meta.json")
-    chapters = by_chapter(release)
-    where = folder / "chapters"
-    if where.is_symlink() or where.exists() and not where.is_dir():
-        # Chapter files are never written through a link, nor into a FIFO's place.
-        _set_aside(where, "not a folder", date, report)
-    for chapter, rules in chapters.items():
-        p = folder / "chapters" / f"{chapter}.json"
-        try:
-            ok = read_json(p, "chapter") == rules
-        except (OSError, ValueError):
-            ok = False
-        if not ok:
-            _rewrite(p, date, report, functools.partial(write_json_atomic, p, rules))
-            report.fixed.append(f"release {date}: rewrote chapters/{chapter}.json")
+    _check_chapters(folder, date, by_chapter(release), report)
     _check_caches(stored, release, report, _store_caches() + caches)
     recover_index(folder)
     index = folder / "index"
@@ -295,6 +288,29 @@ def _check_release(store: Store, folder: Path, date: str, report: RepairReport,
                                    lambda path: hooks.build(release, path))
         report.fixed.append(f"release {date}: rebuilt the search index")
     return catalog_entry(release, folder.name)
+
+
+def _check_chapters(folder: Path, date: str, chapters: dict[str, list[dict[str, Any]]],
+                    report: RepairReport) -> None:
+    """Rewrite ``chapters.z`` unless it holds exactly ``chapters``; pack the
+    chapter files of an older layout into it."""
+    pack = folder / CHAPTERS
+    try:
+        ok = chapter_ids(pack) == list(chapters) and all(
+            loads(read_chapter(pack, c) or "null") == rules for c, rules in chapters.items())
+    except (OSError, ValueError):
+        ok = False
+    old = folder / "chapters"
+    if not ok:
+        _rewrite(pack, date, report, functools.partial(write_atomic, pack,
+                                                        pack_chapters(chapters), sync=True))
+        report.fixed.append(f"release {date}: " + (
+            f"packed the chapter files into {CHAPTERS} (the layout of this version)"
+            if old.is_dir() and not old.is_symlink() else f"rewrote {CHAPTERS}"))
+    if old.is_symlink() or old.exists() and not old.is_dir():
+        _set_aside(old, "not a folder", date, report)
+    elif old.is_dir():
+        shutil.rmtree(old, ignore_errors=True)  # ours, and now in chapters.z
 
 
 def _check_caches(stored: StoredRelease, release: Release, report: RepairReport,

@@ -194,11 +194,17 @@ def test_imported_crafted_release_prints_no_escape_sequence(tmp_path, crafted_by
 
 
 def test_error_messages_escape_what_they_quote(tmp_path, mini_data_dir):
+    from crsearch.store.datadir import chapter_ids, pack_chapters, read_chapter
+
     # A stored release altered by hand still prints no raw escape sequence.
     altered = json.dumps(f"Altered{CLEAR}{TITLE}")
     for stored in mini_data_dir.glob("releases/*/**/*.json"):
         text = stored.read_text(encoding="utf-8")
         stored.write_text(text.replace('"The first part is the handle."', altered), encoding="utf-8")
+    for stored in mini_data_dir.glob("releases/*/chapters.z"):  # the chapters, a zlib block each
+        chapters = {c: json.loads(read_chapter(stored, c).replace('"The first part is the handle."', altered))
+                    for c in chapter_ids(stored)}
+        stored.write_bytes(pack_chapters(chapters))
     for stored in mini_data_dir.glob("releases/*/**/*.json.gz"):  # the whole release, compressed
         text = gzip.decompress(stored.read_bytes()).decode("utf-8")
         stored.write_bytes(gzip.compress(text.replace('"The first part is the handle."', altered).encode()))

@@ -353,9 +353,10 @@ def test_a_bad_ready_table_is_rebuilt_in_memory(engine, tmp_path, damage):
 
     from crsearch.search.engine import Engine
     from crsearch.search.fastindex import FAST, FAST_TABLES
+    from crsearch.store.datadir import read_json
 
     copy = copy_index(engine.index_dir, tmp_path)
-    meta = json.loads((copy / FAST).read_text())
+    meta = read_json(copy / FAST, "index")
     for what, (name, _) in FAST_TABLES.items():
         if damage == "garbage":
             (copy / name).write_bytes(b"\x00{not json")
@@ -617,7 +618,7 @@ def test_embeddings_are_int8_rows_with_a_scale_each(engine):
 
 def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engine):
     from crsearch.search.fastindex import FAST, FAST_DOCS, read_block
-    from crsearch.store.datadir import read_json
+    from crsearch.store.datadir import CHAPTERS, read_chapter, read_json
 
     whoosh = engine.index.whoosh
     doc = whoosh.stored("702.19b")
@@ -625,7 +626,7 @@ def test_whoosh_stores_no_texts_and_rules_texts_come_from_the_chapter_files(engi
     meta = read_json(engine.index_dir / FAST, "index")
     rows = read_block(engine.index_dir / FAST_DOCS, meta["docs"]["702"])
     assert all(r[3] is None for r in rows if r[1] in ("rule", "subrule"))
-    chapter = read_json(engine.index_dir.parent / "chapters" / "702.json", "chapter")
+    chapter = json.loads(read_chapter(engine.index_dir.parent / CHAPTERS, "702"))
     want = next(r["text"] for r in chapter if r["id"] == "702.19b")
     assert engine.index.stored("702.19b")["text"] == want
     # Glossary entries have no chapter file: their texts stay in the index.
@@ -651,12 +652,12 @@ def test_a_rules_text_is_parsed_alone_and_equals_the_whole_chapter_files(engine,
     assert got == want
 
 
-def test_a_cut_chapter_file_gives_no_texts_as_before(engine, tmp_path):
+def test_a_cut_chapters_file_gives_no_texts_as_before(engine, tmp_path):
     from crsearch.search.fastindex import FastBackend
 
     target = copy_index(engine.index_dir, tmp_path)
-    chapter = target.parent / "chapters" / "702.json"
-    chapter.write_bytes(chapter.read_bytes()[:-40])
+    chapters = target.parent / "chapters.z"
+    chapters.write_bytes(chapters.read_bytes()[:-40])
     fast = FastBackend.open(target, engine.index.fast.meta["format"])
     assert fast.stored("702.19b")["text"] == ""
     assert fast.stored("702.19b")["title"] == "Trample"

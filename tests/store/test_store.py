@@ -208,24 +208,76 @@ def test_damaged_catalog_is_a_clear_error_and_repair_rebuilds_it(tmp_path, mini_
     assert Store(tmp_path).pick().path == stored.path
 
 
-def test_repair_rewrites_a_deleted_chapter_and_a_damaged_meta(tmp_path, mini_release):
+def test_repair_rewrites_a_deleted_chapters_file_and_a_damaged_meta(tmp_path, mini_release):
     stored = Store(tmp_path).save(mini_release)
-    (stored.path / "chapters" / "201.json").unlink()
+    (stored.path / "chapters.z").unlink()
     (stored.path / "meta.json").write_text("{trunc")
     with pytest.raises(DamagedStore, match="release 2031-03-03: meta.json is damaged"):
         Store(tmp_path).pick().meta()
     report = Store(tmp_path).repair()
-    assert "release 2031-03-03: rewrote chapters/201.json" in report.lines()
+    assert "release 2031-03-03: rewrote chapters.z" in report.lines()
     assert [r.id for r in Store(tmp_path).pick().chapter_rules("201")][:2] == ["201.1", "201.1a"]
 
 
-def test_a_missing_chapter_file_is_an_error_not_an_empty_chapter(tmp_path, mini_release):
+def test_a_missing_chapters_file_is_an_error_not_an_empty_chapter(tmp_path, mini_release):
     stored = Store(tmp_path).save(mini_release)
-    (stored.path / "chapters" / "201.json").unlink()
-    with pytest.raises(DamagedStore, match="release 2031-03-03: chapters/201.json is missing; "
+    assert Store(tmp_path).pick().chapter_dicts("999") == []  # no such chapter
+    (stored.path / "chapters.z").unlink()
+    with pytest.raises(DamagedStore, match="release 2031-03-03: chapters.z is missing; "
                                            "run `crsearch repair`"):
         Store(tmp_path).pick().chapter_dicts("201")
-    assert Store(tmp_path).pick().chapter_dicts("999") == []
+
+
+def test_the_chapters_are_one_file_of_one_block_each(tmp_path, mini_release):
+    from crsearch.store.datadir import CHAPTERS, by_chapter, chapter_ids, read_chapter
+
+    stored = Store(tmp_path).save(mini_release)
+    assert not (stored.path / "chapters").exists()
+    want = by_chapter(mini_release)
+    assert chapter_ids(stored.path / CHAPTERS) == list(want)
+    for chapter, rules in want.items():
+        assert json.loads(read_chapter(stored.path / CHAPTERS, chapter)) == rules
+        assert stored.chapter_dicts(chapter) == rules
+    assert read_chapter(stored.path / CHAPTERS, "999") is None
+
+
+def test_a_chapters_file_cut_or_grown_anywhere_is_damaged(tmp_path, mini_release):
+    stored = Store(tmp_path).save(mini_release)
+    path = stored.path / "chapters.z"
+    whole = path.read_bytes()
+    for data in (whole[:-1], whole + b"x", whole[:len(whole) // 2]):
+        path.write_bytes(data)
+        with pytest.raises(DamagedStore, match="release 2031-03-03: chapters.z is damaged"):
+            Store(tmp_path).pick().chapter_dicts("201")
+
+
+def test_a_chapter_block_that_inflates_past_the_limit_is_refused(tmp_path, mini_release, monkeypatch):
+    from crsearch.store import datadir
+
+    stored = Store(tmp_path).save(mini_release)
+    # A block of 2 MB of spaces: inflated only up to the limit, then refused.
+    (stored.path / "chapters.z").write_bytes(datadir.pack_chapters({"201": [{"id": " " * (2 << 20)}]}))
+    monkeypatch.setitem(datadir.LIMITS, "chapter", 1 << 20)
+    with pytest.raises(DamagedStore, match="chapters.z is damaged .*larger than 1 MB"):
+        Store(tmp_path).pick().chapter_dicts("201")
+
+
+def test_an_older_release_with_chapter_files_is_read_then_packed_by_repair(tmp_path, mini_release):
+    from crsearch.store.datadir import by_chapter
+
+    stored = Store(tmp_path).save(mini_release)
+    # The layout before chapters.z: one JSON file per chapter.
+    (stored.path / "chapters.z").unlink()
+    (stored.path / "chapters").mkdir()
+    for chapter, rules in by_chapter(mini_release).items():
+        (stored.path / "chapters" / f"{chapter}.json").write_text(json.dumps(rules), "utf-8")
+    assert [r.id for r in Store(tmp_path).pick().chapter_rules("201")][:2] == ["201.1", "201.1a"]
+    report = Store(tmp_path).repair()
+    assert ("release 2031-03-03: packed the chapter files into chapters.z "
+            "(the layout of this version)") in report.lines()
+    assert not (stored.path / "chapters").exists() and (stored.path / "chapters.z").is_file()
+    assert Store(tmp_path).pick().chapter_dicts("201") == by_chapter(mini_release)["201"]
+    assert Store(tmp_path).repair().fixed == []
 
 
 def test_a_truncated_release_json_is_set_aside_by_repair(tmp_path, mini_release):
@@ -309,11 +361,13 @@ def test_a_store_written_before_compression_still_reads(tmp_path, mini_release):
 
 
 def test_the_whole_release_is_stored_once_compressed(tmp_path, mini_release):
+    import gzip
+
     stored = Store(tmp_path).save(mini_release)
     assert not (stored.path / "release.json").exists()
-    packed = (stored.path / "release.json.gz").stat().st_size
-    chapters = sum(p.stat().st_size for p in (stored.path / "chapters").iterdir())
-    assert packed < chapters
+    packed = (stored.path / "release.json.gz").read_bytes()
+    assert json.loads(gzip.decompress(packed)) == mini_release.to_dict()
+    assert len(packed) < len(gzip.decompress(packed)) / 2
 
 
 def test_a_huge_date_argument_is_cut_in_the_message():
@@ -333,6 +387,25 @@ def test_repair_says_when_a_listed_release_folder_is_gone(tmp_path, mini_release
     assert report.dropped == ["release 2031-03-03: its folder is gone; import it again with "
                               "`crsearch update --from FILE`"]
     assert Store(tmp_path).catalog() == []
+
+
+def test_read_json_reads_packed_and_plain_json_alike(tmp_path):
+    from crsearch.files import deflate
+    from crsearch.store.datadir import packed_json, read_json
+
+    data = {"format": 4, "vocab": {"trample": 3}, "ids": ["702.19c"]}
+    for name, raw in [("plain.json", json.dumps(data).encode()), ("packed.json", packed_json(data)),
+                      ("big.json", packed_json({**data, "pad": "x" * 100_000})),
+                      ("list.json", b' [1, "\\u00e9"]'), ("small.json", deflate(b"[8]"))]:
+        (tmp_path / name).write_bytes(raw)
+    assert read_json(tmp_path / "plain.json", "index") == data
+    assert read_json(tmp_path / "packed.json", "index") == data
+    assert read_json(tmp_path / "big.json", "index")["pad"] == "x" * 100_000
+    assert read_json(tmp_path / "list.json", "index") == [1, "é"]
+    assert read_json(tmp_path / "small.json", "index") == [8]
+    (tmp_path / "cut.json").write_bytes(packed_json(data)[:-5])
+    with pytest.raises(ValueError, match="cut short"):
+        read_json(tmp_path / "cut.json", "index")
 
 
 def test_glossary_texts_are_the_stored_entries_unparsed(tmp_path):

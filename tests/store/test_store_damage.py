@@ -57,7 +57,7 @@ def target(data_dir: Path, name: str) -> Path:
 
 
 #: Each store file, and the command that reads it.
-READERS = {"meta.json": ["rule", "201.1"], "chapters/201.json": ["rule", "201.1"],
+READERS = {"meta.json": ["rule", "201.1"], "chapters.z": ["rule", "201.1"],
            "catalog.json": ["rule", "201.1"], "release.json.gz": ["export", "--json"]}
 
 
@@ -102,7 +102,7 @@ def test_a_store_file_that_points_at_dev_zero_is_one_line(mini_data_dir, name):
     _check_repaired(mini_data_dir, name)
 
 
-@pytest.mark.parametrize("name, kind", [("meta.json", "meta"), ("chapters/201.json", "chapter"),
+@pytest.mark.parametrize("name, kind", [("meta.json", "meta"), ("chapters.z", "chapters"),
                                         ("catalog.json", "catalog")])
 def test_a_store_file_above_its_limit_is_refused_unread(mini_data_dir, name, kind):
     path = target(mini_data_dir, name)
@@ -173,7 +173,7 @@ path.write_bytes(whole)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["meta.json", "chapters/201.json", "catalog.json"])
+@pytest.mark.parametrize("name", ["meta.json", "chapters.z", "catalog.json"])
 def test_a_file_cut_anywhere_is_one_line_with_the_fix(mini_data_dir, name):
     path = target(mini_data_dir, name)
     out = subprocess.run([sys.executable, "-c", CUTS, str(mini_data_dir), str(path)],
@@ -289,22 +289,22 @@ def test_a_data_folder_that_is_a_fifo_is_named_for_what_it_is(tmp_path):
         assert "catalog" not in line and "repair" not in line
 
 
-def test_repair_sets_aside_a_folder_in_place_of_a_chapter_file(tmp_path, mini_release):
+def test_repair_sets_aside_a_folder_in_place_of_the_chapters_file(tmp_path, mini_release):
     # A long path: repair names it whole, never cut.
     root = tmp_path / ("a-long-folder-name-" * 6) / "data"
     Store(root).save(mini_release)
-    chapter = release_dir(root) / "chapters" / "201.json"
-    chapter.unlink()
-    chapter.mkdir()
-    (chapter / "notes.txt").write_text("mine")
+    chapters = release_dir(root) / "chapters.z"
+    chapters.unlink()
+    chapters.mkdir()
+    (chapters / "notes.txt").write_text("mine")
     r = run(root, "rule", "201.1")
     assert r.exit_code == 2 and "crsearch repair" in one_line(r.output)
     r = run(root, "repair")
     assert r.exit_code == 0, r.output
-    assert f"set aside {chapter} (a folder) as .damaged-201.json-" in r.output
-    assert "release 2031-03-03: rewrote chapters/201.json" in r.output
+    assert f"set aside {chapters} (a folder) as .damaged-chapters.z-" in r.output
+    assert "release 2031-03-03: rewrote chapters.z" in r.output
     assert run(root, "rule", "201.1").exit_code == 0
-    assert [p.read_text() for p in chapter.parent.glob(".damaged-201.json-*/notes.txt")] == ["mine"]
+    assert [p.read_text() for p in chapters.parent.glob(".damaged-chapters.z-*/notes.txt")] == ["mine"]
 
 
 def test_repair_that_cannot_write_names_the_file_in_full(tmp_path, mini_release, monkeypatch):
@@ -314,13 +314,13 @@ def test_repair_that_cannot_write_names_the_file_in_full(tmp_path, mini_release,
 
     root = tmp_path / ("a-long-folder-name-" * 6) / "data"
     Store(root).save(mini_release)
-    chapter = release_dir(root) / "chapters" / "201.json"
+    chapter = release_dir(root) / "chapters.z"
     chapter.write_text("[")
 
-    def refuse(path, data):
-        raise OSError(errno.EROFS, "Read-only file system", str(path.parent / ".201.json-x.tmp"))
+    def refuse(path, data, sync=False):
+        raise OSError(errno.EROFS, "Read-only file system", str(path.parent / ".chapters.z-x.tmp"))
 
-    monkeypatch.setattr(repair, "write_json_atomic", refuse)
+    monkeypatch.setattr(repair, "write_atomic", refuse)
     r = run(root, "repair")
     assert r.exit_code == 2
     assert one_line(r.output) == (f"Error: release 2031-03-03: cannot rewrite {chapter}: "
