@@ -650,6 +650,13 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     from crsearch.site import cards as site_cards
 
     card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
+    kept = None
+    if search and len(ordered) > 1:
+        from crsearch.search.build import terms_of
+        from crsearch.site import searchdata as site_search
+
+        # The known words near each release's words, found once for all.
+        kept = site_search.KeptWords(terms_of(r)["vocab"] for r in ordered)
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -675,7 +682,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 from crsearch.site import searchdata as site_search
 
                 search_files = site_search.build(
-                    release, Urls(release, rule_pages=edition.rule_pages).url_for)
+                    release, Urls(release, rule_pages=edition.rule_pages).url_for, kept=kept)
             release_files, stats = render(
                 release, edition, site_search.meta_name(search_files) if search else "",
                 site_search.keys_name(search_files) if search else "")

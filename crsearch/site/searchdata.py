@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
@@ -196,8 +196,10 @@ def _ram_storage(private: str) -> Any:
 
 
 def build(release: Release, url_for: Callable[[str], str],
-          config: RankingConfig = DEFAULT) -> dict[str, bytes]:
-    """Every file of the search data, by path inside the site."""
+          config: RankingConfig = DEFAULT, kept: KeptWords | None = None) -> dict[str, bytes]:
+    """Every file of the search data, by path inside the site.  ``kept``:
+    the known words near the words of many releases (a site of every
+    release builds it once), else worked out for this release."""
     from whoosh.lang.porter import stem
 
     from crsearch.rules import numbers
@@ -343,7 +345,7 @@ def build(release: Release, url_for: Callable[[str], str],
     letters: dict[str, dict[str, list[Any]]] = {}
     for w, c in sorted(vocab.items()):
         letters.setdefault(w[:1], {"v": [], "k": []})["v"].append([w, c])
-    for w in sorted(kept_words(vocab)):
+    for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
         letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
     letter_files: dict[str, str] = {}
     for letter, rows_ in sorted(letters.items()):
@@ -427,39 +429,59 @@ def kept_words(vocab: dict[str, int]) -> set[str]:
     cards table and of the English word list (``query.is_known_word``,
     ``query.is_english``) with a word of ``vocab`` one typing mistake away
     (two for six letters or more: ``suggest.close_enough``)."""
-    from crsearch.rules.suggest import close_enough
-    from crsearch.rules.text import STOP_WORDS
-    from crsearch.search.cardtopics import name_words
-    from crsearch.search.vocab import english_words, known_words
+    return KeptWords([vocab])(vocab)
 
-    # Symmetric deletes: two words within n mistakes share a form with at
-    # most n letters dropped from each.
-    def drops(w: str, n: int) -> set[str]:
-        out, edge = {w}, {w}
-        for _ in range(n):
-            edge = {x[:i] + x[i + 1:] for x in edge for i in range(len(x))}
-            out |= edge
-        return out
 
-    near: dict[str, list[str]] = {}
-    for v in vocab:
-        for d in drops(v, 2):
-            near.setdefault(d, []).append(v)
-    out: set[str] = set()
-    for w in known_words() | name_words() | english_words():
-        if w in vocab or len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
-            continue
-        seen: set[str] = set()
-        for d in drops(w, 1 if len(w) <= 5 else 2):
-            for v in near.get(d, ()):
-                if v not in seen:
-                    seen.add(v)
-                    if close_enough(w, v):
-                        out.add(w)
-                        break
-            if w in out:
-                break
-    return out
+class KeptWords:
+    """``kept_words`` for many releases at the cost of about one.
+
+    Which of the 160,000 known words sit a typing mistake away from a word
+    of a release is the slow part of a release's search data; over the words
+    of all the releases of an ``--all`` site (``vocabs``) it is worked out
+    once, and each release then keeps the known words near one of its own.
+    A release with a word outside ``vocabs`` is worked out on its own.
+    """
+
+    def __init__(self, vocabs: Iterable[Iterable[str]]):
+        from crsearch.rules.suggest import close_enough
+        from crsearch.rules.text import STOP_WORDS
+        from crsearch.search.cardtopics import name_words
+        from crsearch.search.vocab import english_words, known_words
+
+        self.words: set[str] = set()
+        for v in vocabs:
+            self.words.update(v)
+
+        # Symmetric deletes: two words within n mistakes share a form with at
+        # most n letters dropped from each.
+        def drops(w: str, n: int) -> set[str]:
+            out, edge = {w}, {w}
+            for _ in range(n):
+                edge = {x[:i] + x[i + 1:] for x in edge for i in range(len(x))}
+                out |= edge
+            return out
+
+        near: dict[str, list[str]] = {}
+        for v in sorted(self.words):
+            for d in drops(v, 2):
+                near.setdefault(d, []).append(v)
+        #: Known word -> the words of ``vocabs`` it is a likely typing of.
+        self.near: dict[str, set[str]] = {}
+        for w in known_words() | name_words() | english_words():
+            if len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
+                continue
+            seen: set[str] = set()
+            for d in drops(w, 1 if len(w) <= 5 else 2):
+                for v in near.get(d, ()):
+                    if v not in seen:
+                        seen.add(v)
+                        if close_enough(w, v):
+                            self.near.setdefault(w, set()).add(v)
+
+    def __call__(self, vocab: dict[str, int]) -> set[str]:
+        if not self.words.issuperset(vocab):
+            return KeptWords([vocab])(vocab)
+        return {w for w, vs in self.near.items() if w not in vocab and not vs.isdisjoint(vocab)}
 
 
 def table_words() -> set[str]:

@@ -470,3 +470,19 @@ def test_serve_keeps_the_connection_open(served):
         assert conn.sock is sock
     finally:
         conn.close()
+
+
+@pytest.mark.slow
+def test_kept_words_for_many_releases_are_each_releases_own():
+    """``site build --all`` finds the known words near the words of every
+    release once (``KeptWords``); each release keeps what ``kept_words``
+    keeps for it alone, a word near only another release's words included."""
+    older = {"trample": 3, "creture": 1, "blokcer": 2, "mana": 5}
+    newer = {"trample": 4, "creature": 9, "blocker": 2, "manna": 1}
+    kept = site_search.KeptWords([older, newer])
+    for vocab in (older, newer):
+        assert kept(vocab) == site_search.kept_words(vocab)
+    assert "creature" in kept(older) and "creature" not in kept(newer)
+    # A release with a word the others lack is worked out on its own.
+    other = {"tramples": 2}
+    assert kept(other) == site_search.kept_words(other) and kept(other)
