@@ -37,9 +37,12 @@ computed by the same Python:
 - ``search/topics-<letter>.<hash>.js`` and ``cards-<letter>.<hash>.js``: the
   judges' topics (their cues stemmed, in table order) and the rules-famous
   cards, by first letter;
-- ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
+- ``search/d.<hash>.js``: the stored fields (id, kind, title, text,
   parent, URL) of a run of about a dozen documents, and for 701 and 702 the
-  stems of their words (keyword interactions compare them).
+  stems of their words (keyword interactions compare them).  A run ends
+  where its last document's id says (``_ends_run``), not at a count, and is
+  named by its content alone: runs of documents that did not change are the
+  same file in every release (an ``--all`` site stores them once).
 
 Every file is a ``<script>`` that stores its data in
 ``window.CRSEARCH_DATA[name]``: that works over ``file://`` as well as HTTP,
@@ -71,12 +74,12 @@ TOPICS = "topics"
 CARDS = "cards"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
-#: Document runs hold about this many bytes of JSON each.
+#: Document runs hold about this many bytes of JSON each (half to twice).
 BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 3
+FORMAT = 4
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -92,6 +95,27 @@ def _hashed(stem: str, name: str, data: Any) -> tuple[str, bytes]:
     raw = _script(name, data)
     digest = hashlib.sha256(raw).hexdigest()[:10]
     return f"{FOLDER}/{stem}.{digest}.js", raw
+
+
+def _addressed(stem: str, data: Any) -> tuple[str, bytes]:
+    """A data file named by its content alone: its hash, and its bytes,
+    which store the data under ``<stem>.<hash>``."""
+    body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(body.encode()).hexdigest()[:10]
+    return digest, _script(f"{stem}.{digest}", data)
+
+
+def _ends_run(id: str, size: int) -> bool:
+    """Whether a run of documents ends after ``id``, with ``size`` bytes in it.
+
+    Where runs end depends on the ids, not on counting from the first
+    document: a rule added or changed early in a release moves no later
+    boundary, so the runs after it stay the same files."""
+    import zlib
+
+    if size >= 2 * BLOCK_BYTES:
+        return True
+    return size >= BLOCK_BYTES // 2 and zlib.crc32(id.encode()) % 6 == 0
 
 
 def _prefix_keys(sizes: dict[str, int], limit: int) -> dict[str, str]:
@@ -246,10 +270,10 @@ def build(release: Release, url_for: Callable[[str], str],
                     local[w] = s
                 block_df[s] = df.get(s, 0)
         n = len(blocks)
-        name, raw = _hashed(f"d{n}", f"d{n}", {"docs": rows, "stems": local, "df": block_df})
-        files[name] = raw
+        digest, raw = _addressed("d", {"docs": rows, "stems": local, "df": block_df})
+        files[f"{FOLDER}/d.{digest}.js"] = raw
         blocks.append([start_of[n], len(rows)])
-        block_files.append(name.split(".")[1])  # the hash: rank.js makes d<n>.<hash>.js
+        block_files.append(digest)  # rank.js makes d.<hash>.js
         rows, size = [], 0
 
     start_of: list[int] = []
@@ -260,7 +284,7 @@ def build(release: Release, url_for: Callable[[str], str],
                url_for(d["id"])]
         rows.append(row)
         size += sum(len(str(x)) for x in row) + 12
-        if size >= BLOCK_BYTES:
+        if _ends_run(d["id"], size):
             flush()
     flush()
 

@@ -76,7 +76,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [] } = {}) {
     part.cues.push([n, stems, part.rules.length - 1]);
   });
   Object.entries(topics).forEach(([l, d]) => { keys.topics[l] = `topics-${l}.js`; files[`search/topics-${l}.js`] = d; });
-  files["search/d0.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
+  files["search/d.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
     stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
   const meta = {
     format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },

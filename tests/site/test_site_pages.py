@@ -168,14 +168,19 @@ def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
         page = soup_of(all_site / date / "glossary.html")
         assert page.find("link", rel="stylesheet")["href"] == "../site.css"
         assert page.find("script", src="../app.js") is not None
-        assert not (all_site / date / "site.css").exists() and not (all_site / date / "app.js").exists()
+        for name in ("site.css", "app.js", "site.js", "rank.js", "text.js", "explain-terms.js"):
+            assert not (all_site / date / name).exists(), name
+        assert page.find("script", src="../rank.js") and page.find("script", src="../text.js")
         explain = soup_of(all_site / date / "explain.html")
-        assert [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]] == [
-            "explain-terms.js", "../explain.js"]
-        # site.js finds its search data, and links its results, beside itself.
+        data, script = [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]]
+        assert script == "../explain.js" and re.fullmatch(r"\.\./search/explain-terms\.[0-9a-f]{10}\.js", data)
+        assert (all_site / date / data).is_file()
+        # The root's site.js, with the data files in the shared search/.
         script = page.find("script", attrs={"data-search": True})
-        assert script["src"] == "site.js" and (all_site / date / "site.js").is_file()
+        assert script["src"] == "../site.js" and script["data-search"].startswith("../search/meta.")
         assert (all_site / date / script["data-search"]).is_file()
+        assert (all_site / date / script["data-keys"]).is_file()
+        assert not (all_site / date / "search").exists()
 
 
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
