@@ -112,8 +112,9 @@ def build_all_bench(n: int) -> None:
               f"({took / len(releases):.2f} s a release)")
         print(f"pages              {result.pages}")
         print(f"total size         {size / 1e6:.1f} MB in {len(files)} files "
-              f"(JSON API {api / 1e6:.1f} MB, older releases {older / 1e6:.1f} MB, search data "
-              f"{sum(p.stat().st_size for p in search) / 1e6:.1f} MB in {len(search)} files)")
+              f"(JSON API {api / 1e6:.1f} MB, older releases' folders {older / 1e6:.1f} MB, search "
+              f"data {sum(p.stat().st_size for p in search) / 1e6:.1f} MB in {len(search)} files, "
+              "the shared folder of every release's included)")
         print(f"offline precache   {precache_bytes(out) / 1e6:.2f} MB "
               f"({precache_bytes(out, gzip=True) / 1e6:.2f} MB gzipped)")
 

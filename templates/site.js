@@ -8,11 +8,15 @@
   "use strict";
   var DATA = window.CRSEARCH_DATA = window.CRSEARCH_DATA || {};
   var me = document.currentScript;
-  /* search/ sits beside site.js, wherever the page that loads it is; the
-     page names the metadata file (its name holds a hash of its content). */
-  var BASE = me && me.src ? me.src.replace(/site\.js(?:[?#].*)?$/, "") : "";
+  /* The page names its metadata and word-file names (their names hold a
+     hash of their content), relative to itself; the other data files sit
+     beside them in the same search/ folder, which is the page's own or, in
+     an older release of a site of every release, the one all releases
+     share.  Results link relative to the page: every page of a release
+     sits in its folder. */
   var META = me ? me.getAttribute("data-search") : null;
   var KEYS = me ? me.getAttribute("data-keys") : null;
+  var BASE = META ? META.slice(0, META.lastIndexOf("search/")) : "";
   /* Shared with search.html, which asks for a linked query's word files
      before this script has arrived. */
   var loading = window.CRSEARCH_LOADING = window.CRSEARCH_LOADING || {};
@@ -46,7 +50,7 @@
   var enginePromise = null;
   function engine() {
     if (!enginePromise) {
-      enginePromise = META && KEYS && window.CrsearchRank ? Promise.all([load("meta", META), load("keys", KEYS)]).then(function (got) {
+      enginePromise = META && KEYS && window.CrsearchRank ? Promise.all([load("meta", META.slice(BASE.length)), load("keys", KEYS.slice(BASE.length))]).then(function (got) {
         return new window.CrsearchRank.Engine(got[0], got[1], load);
       }) : Promise.reject(new Error("This site was built without search."));
       enginePromise.catch(function () { enginePromise = null; });
@@ -79,7 +83,7 @@
     return hit.id + (hit.title ? " " + hit.title : "");
   }
 
-  function resolve(url) { return BASE + url; }
+  function resolve(url) { return url; }
 
   /* "/" focuses the search box. */
   document.addEventListener("keydown", function (ev) {

@@ -30,6 +30,7 @@ disk or hash seeds; with ``SOURCE_DATE_EPOCH`` set, file times are set to it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -52,7 +53,10 @@ MARKER = "crsearch-site.json"
 STATIC = {"site.css": "site.css", "text.js": "js/text.js", "rank.js": "js/rank.js",
           "site.js": "site.js", "explain.js": "explain.js", "app.js": "app.js"}
 #: The static files older releases of an ``--all`` site take from the root.
-SHARED = ("site.css", "explain.js", "app.js")
+SHARED = tuple(STATIC)
+#: Where an ``--all`` site keeps the data files of its releases, each named
+#: by its content and written once however many releases share it.
+POOL = "search/"
 SEARCH_PAGE = "search.html"
 
 Segment = tuple[str, str, str]  # (kind, text, href-or-id): kind in text|link|missing
@@ -551,22 +555,31 @@ def render(release: Release, edition: Edition | None = None,
     """Every file of one release's folder (but the search data, whose
     metadata file ``search_meta`` and word-file names ``search_keys`` it
     names to the pages), by name."""
+    from crsearch.desk.explain import site_files
+
     edition = edition or Edition(dates=[release.effective_date])
     pages, stats = gather(release, edition)
     env = environment(Urls(release, rule_pages=edition.rule_pages))
+    explain_data = site_files(release)
+    explain_src = "explain-terms.js"
+    if edition.root:
+        # An older release of an --all site: the explain page's data is
+        # often the same as a neighbour's, so it joins the shared folder.
+        data = explain_data.pop("explain-terms.js")
+        name = f"{POOL}explain-terms.{hashlib.sha256(data).hexdigest()[:10]}.js"
+        explain_data[name] = data
+        explain_src = edition.root + name
     files: dict[str, bytes] = {}
     for page in pages:
         html = env.get_template(page.template).render(
             page=page.name, page_kind=page.template[:-5], search_meta=search_meta,
-            search_keys=search_keys, **page.context)
+            search_keys=search_keys, explain_src=explain_src, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
 
     for name, source in STATIC.items():
         files[name] = (templates_dir() / source).read_bytes()
-    from crsearch.desk.explain import site_files
-
-    files.update(site_files(release))
+    files.update(explain_data)
     files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
                                  "effective_date": release.effective_date},
                                 sort_keys=True, indent=1) + "\n").encode("utf-8")
@@ -616,7 +629,10 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
     Older releases are lighter: their chapters hold every rule (anchored as
     at the root), but rules have no pages of their own and no JSON per rule.
-    They use the root's style and page scripts (:data:`SHARED`).
+    They use the root's style and scripts (:data:`SHARED`), and their search
+    and explain data files, named by their content, sit in the root's
+    ``search/`` (:data:`POOL`): a file that several releases share (runs of
+    unchanged rules, most of all) is written once.
     Card lookup (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api
@@ -648,9 +664,18 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     pages = 0
     bundles: dict[str, bytes] = {}
     latest: list[str] = []
+    pooled: dict[str, bytes] = {}  # a data file in search/ -> its SHA-256
+    written: set[str] = set()
     from crsearch.site import cards as site_cards
 
     card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
+    kept = None
+    if search and len(ordered) > 1:
+        from crsearch.search.build import terms_of
+        from crsearch.site import searchdata as site_search
+
+        # The known words near each release's words, found once for all.
+        kept = site_search.KeptWords(terms_of(r)["vocab"] for r in ordered)
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -676,23 +701,36 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 from crsearch.site import searchdata as site_search
 
                 search_files = site_search.build(
-                    release, Urls(release, rule_pages=edition.rule_pages).url_for,
+                    release, Urls(release, rule_pages=edition.rule_pages).url_for, kept=kept,
                     then=site_changes.numbers_then(history, release) if k else None)
             release_files, stats = render(
-                release, edition, site_search.meta_name(search_files) if search else "",
-                site_search.keys_name(search_files) if search else "")
+                release, edition,
+                edition.root + site_search.meta_name(search_files) if search else "",
+                edition.root + site_search.keys_name(search_files) if search else "")
             if k == 0:
                 release_files.update(search_files)
                 bundles = site_offline.bundles(release_files)
                 write(bundles)
                 latest = list(release_files)
+                pooled.update((n, hashlib.sha256(d).digest()) for n, d in release_files.items()
+                              if n.startswith(POOL))
+                written.update(pooled)
             else:
-                # Older releases share the root's style and page scripts; each
-                # keeps its site.js, which finds search/ and resolves the
-                # results' links beside itself.
+                # Older releases share the root's style and scripts, and put
+                # their data files (named by their content) in the root's
+                # search/, where a file of several releases is written once.
                 for name in SHARED:
                     del release_files[name]
                 release_files.update(search_files)
+                shared = {n: release_files.pop(n) for n in list(release_files) if n.startswith(POOL)}
+                for name, data in list(shared.items()):
+                    digest = hashlib.sha256(data).digest()
+                    if pooled.setdefault(name, digest) != digest:
+                        raise SiteError(f"two data files of different content are both named {name}")
+                    if name in written:
+                        del shared[name]
+                written.update(shared)
+                write(shared)
             if k == 0:
                 total_links, dangling = stats.links, stats.dangling
                 problems = _problems(stats, release)

@@ -37,9 +37,12 @@ computed by the same Python:
 - ``search/topics-<letter>.<hash>.js`` and ``cards-<letter>.<hash>.js``: the
   judges' topics (their cues stemmed, in table order) and the rules-famous
   cards, by first letter;
-- ``search/d<n>.<hash>.js``: the stored fields (id, kind, title, text,
+- ``search/d.<hash>.js``: the stored fields (id, kind, title, text,
   parent, URL) of a run of about a dozen documents, and for 701 and 702 the
-  stems of their words (keyword interactions compare them);
+  stems of their words (keyword interactions compare them).  A run ends
+  where its last document's id says (``_ends_run``), not at a count, and is
+  named by its content alone: runs of documents that did not change are the
+  same file in every release (an ``--all`` site stores them once);
 - ``search/then.<hash>.js``, for an older release of a site of several: the
   rule numbers of the latest release that it lacks, each with the number its
   rule had then and its title (``changes.numbers_then``), loaded only when
@@ -58,7 +61,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from crsearch.rules.model import GLOSSARY_PREFIX, Release
@@ -76,12 +79,12 @@ CARDS = "cards"
 THEN = "then"
 #: Word files are split by prefix until each holds at most this many bytes.
 SHARD_BYTES = 10_000
-#: Document runs hold about this many bytes of JSON each.
+#: Document runs hold about this many bytes of JSON each (half to twice).
 BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 3
+FORMAT = 4
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -97,6 +100,27 @@ def _hashed(stem: str, name: str, data: Any) -> tuple[str, bytes]:
     raw = _script(name, data)
     digest = hashlib.sha256(raw).hexdigest()[:10]
     return f"{FOLDER}/{stem}.{digest}.js", raw
+
+
+def _addressed(stem: str, data: Any) -> tuple[str, bytes]:
+    """A data file named by its content alone: its hash, and its bytes,
+    which store the data under ``<stem>.<hash>``."""
+    body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(body.encode()).hexdigest()[:10]
+    return digest, _script(f"{stem}.{digest}", data)
+
+
+def _ends_run(id: str, size: int) -> bool:
+    """Whether a run of documents ends after ``id``, with ``size`` bytes in it.
+
+    Where runs end depends on the ids, not on counting from the first
+    document: a rule added or changed early in a release moves no later
+    boundary, so the runs after it stay the same files."""
+    import zlib
+
+    if size >= 2 * BLOCK_BYTES:
+        return True
+    return size >= BLOCK_BYTES // 2 and zlib.crc32(id.encode()) % 6 == 0
 
 
 def _prefix_keys(sizes: dict[str, int], limit: int) -> dict[str, str]:
@@ -201,9 +225,11 @@ def _ram_storage(private: str) -> Any:
 
 
 def build(release: Release, url_for: Callable[[str], str],
-          config: RankingConfig = DEFAULT,
+          config: RankingConfig = DEFAULT, kept: KeptWords | None = None,
           then: dict[str, list[str]] | None = None) -> dict[str, bytes]:
-    """Every file of the search data, by path inside the site.  ``then``:
+    """Every file of the search data, by path inside the site.  ``kept``:
+    the known words near the words of many releases (a site of every
+    release builds it once), else worked out for this release.  ``then``:
     for an older release of a site of several, where each rule number of the
     latest that it lacks was then (``changes.numbers_then``), read only when
     such a number is searched for."""
@@ -253,10 +279,10 @@ def build(release: Release, url_for: Callable[[str], str],
                     local[w] = s
                 block_df[s] = df.get(s, 0)
         n = len(blocks)
-        name, raw = _hashed(f"d{n}", f"d{n}", {"docs": rows, "stems": local, "df": block_df})
-        files[name] = raw
+        digest, raw = _addressed("d", {"docs": rows, "stems": local, "df": block_df})
+        files[f"{FOLDER}/d.{digest}.js"] = raw
         blocks.append([start_of[n], len(rows)])
-        block_files.append(name.split(".")[1])  # the hash: rank.js makes d<n>.<hash>.js
+        block_files.append(digest)  # rank.js makes d.<hash>.js
         rows, size = [], 0
 
     start_of: list[int] = []
@@ -267,7 +293,7 @@ def build(release: Release, url_for: Callable[[str], str],
                url_for(d["id"])]
         rows.append(row)
         size += sum(len(str(x)) for x in row) + 12
-        if size >= BLOCK_BYTES:
+        if _ends_run(d["id"], size):
             flush()
     flush()
 
@@ -352,7 +378,7 @@ def build(release: Release, url_for: Callable[[str], str],
     letters: dict[str, dict[str, list[Any]]] = {}
     for w, c in sorted(vocab.items()):
         letters.setdefault(w[:1], {"v": [], "k": []})["v"].append([w, c])
-    for w in sorted(kept_words(vocab)):
+    for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
         letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
     letter_files: dict[str, str] = {}
     for letter, rows_ in sorted(letters.items()):
@@ -441,39 +467,59 @@ def kept_words(vocab: dict[str, int]) -> set[str]:
     cards table and of the English word list (``query.is_known_word``,
     ``query.is_english``) with a word of ``vocab`` one typing mistake away
     (two for six letters or more: ``suggest.close_enough``)."""
-    from crsearch.rules.suggest import close_enough
-    from crsearch.rules.text import STOP_WORDS
-    from crsearch.search.cardtopics import name_words
-    from crsearch.search.vocab import english_words, known_words
+    return KeptWords([vocab])(vocab)
 
-    # Symmetric deletes: two words within n mistakes share a form with at
-    # most n letters dropped from each.
-    def drops(w: str, n: int) -> set[str]:
-        out, edge = {w}, {w}
-        for _ in range(n):
-            edge = {x[:i] + x[i + 1:] for x in edge for i in range(len(x))}
-            out |= edge
-        return out
 
-    near: dict[str, list[str]] = {}
-    for v in vocab:
-        for d in drops(v, 2):
-            near.setdefault(d, []).append(v)
-    out: set[str] = set()
-    for w in known_words() | name_words() | english_words():
-        if w in vocab or len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
-            continue
-        seen: set[str] = set()
-        for d in drops(w, 1 if len(w) <= 5 else 2):
-            for v in near.get(d, ()):
-                if v not in seen:
-                    seen.add(v)
-                    if close_enough(w, v):
-                        out.add(w)
-                        break
-            if w in out:
-                break
-    return out
+class KeptWords:
+    """``kept_words`` for many releases at the cost of about one.
+
+    Which of the 160,000 known words sit a typing mistake away from a word
+    of a release is the slow part of a release's search data; over the words
+    of all the releases of an ``--all`` site (``vocabs``) it is worked out
+    once, and each release then keeps the known words near one of its own.
+    A release with a word outside ``vocabs`` is worked out on its own.
+    """
+
+    def __init__(self, vocabs: Iterable[Iterable[str]]):
+        from crsearch.rules.suggest import close_enough
+        from crsearch.rules.text import STOP_WORDS
+        from crsearch.search.cardtopics import name_words
+        from crsearch.search.vocab import english_words, known_words
+
+        self.words: set[str] = set()
+        for v in vocabs:
+            self.words.update(v)
+
+        # Symmetric deletes: two words within n mistakes share a form with at
+        # most n letters dropped from each.
+        def drops(w: str, n: int) -> set[str]:
+            out, edge = {w}, {w}
+            for _ in range(n):
+                edge = {x[:i] + x[i + 1:] for x in edge for i in range(len(x))}
+                out |= edge
+            return out
+
+        near: dict[str, list[str]] = {}
+        for v in sorted(self.words):
+            for d in drops(v, 2):
+                near.setdefault(d, []).append(v)
+        #: Known word -> the words of ``vocabs`` it is a likely typing of.
+        self.near: dict[str, set[str]] = {}
+        for w in known_words() | name_words() | english_words():
+            if len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
+                continue
+            seen: set[str] = set()
+            for d in drops(w, 1 if len(w) <= 5 else 2):
+                for v in near.get(d, ()):
+                    if v not in seen:
+                        seen.add(v)
+                        if close_enough(w, v):
+                            self.near.setdefault(w, set()).add(v)
+
+    def __call__(self, vocab: dict[str, int]) -> set[str]:
+        if not self.words.issuperset(vocab):
+            return KeptWords([vocab])(vocab)
+        return {w for w, vs in self.near.items() if w not in vocab and not vs.isdisjoint(vocab)}
 
 
 def table_words() -> set[str]:

@@ -26,7 +26,7 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 3;
+  const FORMAT = 4;
   const GLOSSARY = "glossary:";
 
   const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
@@ -673,7 +673,7 @@
     needDocs(ids) {
       const blocks = new Set();
       ids.forEach((id) => { if (!this.docs[id] && this.num.has(id)) blocks.add(this.blockOf(this.num.get(id))); });
-      return Promise.all(Array.from(blocks).map((b) => this.file("d" + b, `d${b}.${this.m.blocks[b][1]}.js`).then((d) => {
+      return Promise.all(Array.from(blocks).map((b) => this.file("d." + this.m.blocks[b][1], `d.${this.m.blocks[b][1]}.js`).then((d) => {
         d.docs.forEach((r) => {
           if (!this.docs[r[0]]) this.docs[r[0]] = { id: r[0], kind: r[1], title: r[2], text: r[3], parent: r[4], url: r[5] };
         });

@@ -78,7 +78,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, th
   Object.entries(topics).forEach(([l, d]) => { keys.topics[l] = `topics-${l}.js`; files[`search/topics-${l}.js`] = d; });
   /* cards: {letter: part} as searchdata.cards_by_letter writes them. */
   Object.entries(cards).forEach(([l, d]) => { keys.cards[l] = `cards-${l}.js`; files[`search/cards-${l}.js`] = d; });
-  files["search/d0.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
+  files["search/d.h.js"] = { docs: DOCS.map(([id, kind, title, body]) => [id, kind, title, body, "", id + ".html"]),
     stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
   const meta = {
     format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },

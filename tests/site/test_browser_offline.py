@@ -304,6 +304,48 @@ def test_changes_page_from_the_home_page_and_a_changed_rule(page, releases_site)
     assert page.locator("section.history li").count() == 2
 
 
+def test_an_older_release_searches_its_own_rules_from_the_shared_data(browser, tmp_path, mini_bytes):
+    """An older release of an --all site loads the root's scripts and its
+    data files from the root's search/, and its results and rule-number
+    jumps stay in its own folder; the root's search is the root's."""
+    from test_site_pages import V2, V2_SWAPS, _variant
+
+    from crsearch.ingest.pipeline import release_from_bytes
+    from crsearch.site import build as site
+
+    text = mini_bytes.decode("utf-8")
+    v1 = release_from_bytes(mini_bytes, "mini_cr.txt")
+    v2 = release_from_bytes(_variant(text, V2, V2_SWAPS), "mini_v2.txt")
+    out = tmp_path / "site"
+    site.build_all([v1, v2], out)
+    server = Server(out)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        loaded: list[str] = []
+        page.on("request", lambda r: loaded.append(r.url[len(server.url):]))
+        older = v1.effective_date
+        page.goto(server.url + f"{older}/search.html?q=pile")
+        page.wait_for_selector("#results li[data-id]")
+        first = page.locator("#results li[data-id] a").first
+        assert first.get_attribute("href").startswith("100.html#")  # no rule pages here
+        first.click()
+        page.wait_for_url(f"**/{older}/100.html#*")
+        data = [u for u in loaded if "/search/" in u or u.startswith("search/")]
+        assert data and all(u.startswith("search/") for u in data), data
+        assert {"site.js", "rank.js"} <= set(loaded)
+        # A rule number typed in the header box goes to the older release's chapter.
+        page.fill("#q", "100.2")
+        page.press("#q", "Enter")
+        page.wait_for_url(f"**/{older}/100.html#100.2")
+        page.goto(server.url + "search.html?q=stack")
+        page.wait_for_selector("#results li[data-id]")
+        assert page.locator("#results li[data-id] a").first.get_attribute("href") == "100.html#100.2"
+    finally:
+        context.close()
+        server.stop()
+
+
 def test_offline_under_a_sub_path_with_a_plain_http_server(browser, tmp_path, mini_bytes):
     """Any static host: Python's http.server, the site at /cr/ rather than /."""
     import http.server

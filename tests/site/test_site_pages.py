@@ -168,14 +168,19 @@ def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
         page = soup_of(all_site / date / "glossary.html")
         assert page.find("link", rel="stylesheet")["href"] == "../site.css"
         assert page.find("script", src="../app.js") is not None
-        assert not (all_site / date / "site.css").exists() and not (all_site / date / "app.js").exists()
+        for name in ("site.css", "app.js", "site.js", "rank.js", "text.js", "explain-terms.js"):
+            assert not (all_site / date / name).exists(), name
+        assert page.find("script", src="../rank.js") and page.find("script", src="../text.js")
         explain = soup_of(all_site / date / "explain.html")
-        assert [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]] == [
-            "explain-terms.js", "../explain.js"]
-        # site.js finds its search data, and links its results, beside itself.
+        data, script = [s["src"] for s in explain.select("script[src]") if "explain" in s["src"]]
+        assert script == "../explain.js" and re.fullmatch(r"\.\./search/explain-terms\.[0-9a-f]{10}\.js", data)
+        assert (all_site / date / data).is_file()
+        # The root's site.js, with the data files in the shared search/.
         script = page.find("script", attrs={"data-search": True})
-        assert script["src"] == "site.js" and (all_site / date / "site.js").is_file()
+        assert script["src"] == "../site.js" and script["data-search"].startswith("../search/meta.")
         assert (all_site / date / script["data-search"]).is_file()
+        assert (all_site / date / script["data-keys"]).is_file()
+        assert not (all_site / date / "search").exists()
 
 
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
@@ -547,8 +552,12 @@ def test_older_releases_say_where_a_missing_number_was_then(trio, all_site):
     assert "201.2a" not in then  # v1 has it (as Zoom): not missing
     assert site_changes.numbers_then(histories, trio[2]) == {}
     # The older edition's search data carries it, for the search box; the root's does not.
-    metas = {folder: [p for p in (all_site / folder / "search").glob("meta.*.js")]
-             for folder in (V1, ".")}
-    old = read_data(metas[V1][0])
-    assert read_data(all_site / V1 / "search" / old["then"]) == then
-    assert "then" not in read_data(metas["."][0])
+    # Each page names its meta file; an older release's lives in the root's shared search/.
+    def meta_of(page: Path) -> Path:
+        src = soup_of(page).find("script", attrs={"data-search": True})["data-search"]
+        return (page.parent / src).resolve()
+
+    old_meta = meta_of(all_site / V1 / "index.html")
+    old = read_data(old_meta)
+    assert read_data(old_meta.parent / old["then"]) == then
+    assert "then" not in read_data(meta_of(all_site / "index.html"))

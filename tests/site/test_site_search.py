@@ -279,7 +279,7 @@ def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
 
 def block_files(meta: dict) -> list[str]:
     # What site.js's needDocs loads.
-    return [f"d{n}.{h}.js" for n, (_, h) in enumerate(meta["blocks"])]
+    return [f"d.{h}.js" for _, h in meta["blocks"]]
 
 
 def test_blocks_cover_every_document_once(latest_site, meta):
@@ -470,3 +470,39 @@ def test_serve_keeps_the_connection_open(served):
         assert conn.sock is sock
     finally:
         conn.close()
+
+
+@pytest.mark.slow
+def test_kept_words_for_many_releases_are_each_releases_own():
+    """``site build --all`` finds the known words near the words of every
+    release once (``KeptWords``); each release keeps what ``kept_words``
+    keeps for it alone, a word near only another release's words included."""
+    older = {"trample": 3, "creture": 1, "blokcer": 2, "mana": 5}
+    newer = {"trample": 4, "creature": 9, "blocker": 2, "manna": 1}
+    kept = site_search.KeptWords([older, newer])
+    for vocab in (older, newer):
+        assert kept(vocab) == site_search.kept_words(vocab)
+    assert "creature" in kept(older) and "creature" not in kept(newer)
+    # A release with a word the others lack is worked out on its own.
+    other = {"tramples": 2}
+    assert kept(other) == site_search.kept_words(other) and kept(other)
+
+
+@pytest.mark.slow
+def test_runs_of_unchanged_documents_are_the_same_files_in_the_next_release():
+    """A rule reworded near the start changes the run that holds it, not the
+    runs after it (where a run ends depends on its documents, not on counting
+    from the first): an --all site stores those once."""
+    from conftest import LATEST
+
+    from crsearch.ingest.pipeline import release_from_bytes
+
+    text = LATEST.read_bytes()
+    release = release_from_bytes(text, LATEST.name)
+    old = b"These Magic rules apply to any Magic game with two or more players"
+    assert old in text
+    changed = release_from_bytes(text.replace(old, old + b", zyzzyva", 1), LATEST.name)
+    runs = [{n for n in site_search.build(r, site.Urls(r).url_for) if n.startswith("search/d.")}
+            for r in (release, changed)]
+    assert len(runs[0] - runs[1]) == 1 and len(runs[1] - runs[0]) == 1
+    assert len(runs[0]) > 200
