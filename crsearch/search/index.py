@@ -22,7 +22,7 @@ from typing import Any
 from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
 from crsearch.rules.suggest import did_you_mean
-from crsearch.rules.text import STOP_WORDS, words
+from crsearch.rules.text import STOP_WORDS, fold, words
 from crsearch.search.backends import WhooshBackend, open_terms
 from crsearch.search.config import RankingConfig
 from crsearch.search.fastindex import FastBackend
@@ -72,6 +72,10 @@ class Index:
         self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
+        self._children: dict[str, list[str]] = {}
+        self._title_rules: dict[tuple[str, int], bool] = {}
+        self._name_stems: dict[str, frozenset[str]] = {}
+        self._tokens: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._spans: dict[str, list[numbers.Span]] = {}
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
@@ -171,6 +175,23 @@ class Index:
             got = self._pairs[doc["id"]] = set(pairwise(self.doc_words(doc)[0]))
         return got
 
+    def name_stems(self, doc: Doc) -> frozenset[str]:
+        """The stems of a stored document's title (cached)."""
+        got = self._name_stems.get(doc["id"])
+        if got is None:
+            got = self._name_stems[doc["id"]] = frozenset(self.stems(doc.get("title", "")))
+        return got
+
+    def doc_tokens(self, doc: Doc) -> tuple[str, list[tuple[int, int]], list[str]]:
+        """A stored document's shown text (its text, else its title) with
+        white space made single, each word's span in it and each word's
+        stem (cached: a snippet's words are found and stemmed once)."""
+        got = self._tokens.get(doc["id"])
+        if got is None:
+            got = self._tokens[doc["id"]] = tokens(doc.get("text") or doc.get("title", ""),
+                                                   self.stem_word)
+        return got
+
     def situation_stems(self) -> frozenset[str]:
         """The stems of the situation words (``vocab.SITUATION``)."""
         if self._situation is None:
@@ -179,8 +200,13 @@ class Index:
 
     # -- rules -------------------------------------------------------------------
     def children(self, id: str) -> list[str]:
-        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
-        return [i for i in self.ids if i == id or i.startswith(id) and numbers.contains(id, i)]
+        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...);
+        a new list each time (cached: a keyword's title query asks every time)."""
+        got = self._children.get(id)
+        if got is None:
+            got = self._children[id] = [i for i in self.ids if i == id or i.startswith(id)
+                                        and numbers.contains(id, i)]
+        return list(got)
 
     def rule_order(self) -> dict[str, int]:
         """Each id's place in rule order."""
@@ -194,7 +220,13 @@ class Index:
 
     def is_title_rule(self, id: str, most_words: int) -> bool:
         """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
-        return is_title_text((self.stored(id) or {}).get("text", ""), most_words)
+        key = (id, most_words)
+        got = self._title_rules.get(key)
+        if got is None:
+            # Asked of most candidates of every question: tokenised once.
+            got = self._title_rules[key] = is_title_text((self.stored(id) or {}).get("text", ""),
+                                                         most_words)
+        return got
 
     def cites(self, id: str, among: list[str]) -> set[str]:
         """The ids of ``among`` (in rule order) that a rule's text cites."""
@@ -204,6 +236,8 @@ class Index:
         if spans is None:
             # What a text cites never changes; only a range's members depend on ``among``.
             spans = self._spans[id] = cited_spans((self.stored(id) or {}).get("text", ""))
+        if not spans:
+            return set()  # most rules cite none
         return {t for span in spans for t in span_targets(span, among, self.id_set)} - {id}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
@@ -282,6 +316,18 @@ def passes(id: str, filters: dict[str, str]) -> bool:
         return False
     return not ("chapter" in filters and (is_glossary or kind == "section"
                                           or id.split(".")[0] != filters["chapter"]))
+
+
+#: A word as a snippet shows it (curly apostrophes inside it too).
+_WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
+def tokens(text: str, stemmer: Callable[[str], str]) -> tuple[str, list[tuple[int, int]], list[str]]:
+    """``text`` with white space made single, each word's span in it and
+    each word's stem (what a snippet is cut from, ``present.snippet_of``)."""
+    text = " ".join(text.split())
+    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
+    return text, spans, [stemmer(fold(text[a:b])) for a, b in spans]
 
 
 def is_title_text(text: str, most_words: int) -> bool:
