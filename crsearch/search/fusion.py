@@ -20,6 +20,7 @@ import json
 import math
 from collections.abc import Callable, Set
 from dataclasses import dataclass, field
+from operator import mul, sub, truediv
 from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
@@ -118,26 +119,37 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
     lex_rank = _ranks(lexical)
     rows = {}
     for id in lexical:
-        e = evidence.get(id) or Evidence()
+        e = evidence.get(id) or _NONE
         t, c = e.topics, e.cards
+        # Most candidates have no topic, card, citation or kin: no calls then.
+        t_best = max(t) if t else 0.0
+        c_best = max(c) if c else 0.0
+        its = cites.get(id)
+        up = parents[id]
         rows[id] = [e.bm25, e.coverage, e.parent, e.adjacent, e.named, e.glossary, e.chapter,
-                    max(t, default=0.0), sum(t) - max(t, default=0.0),
-                    max(c, default=0.0), sum(c) - max(c, default=0.0),
+                    t_best, sum(t) - t_best if t else 0.0,
+                    c_best, sum(c) - c_best if c else 0.0,
                     sims[id], (sims[id] - mean) / sd, sim_rank[id], bm25_rank[id],
                     norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
                     cited_by.get(id, 0.0),
-                    max((norm[t] for t in cites.get(id, ()) if t in norm), default=0.0),
-                    _second_best(kids[up], norm[id]) if (up := parents[id]) else 0.0,
-                    max(kids.get(id, []), default=0.0),
+                    max((norm[x] for x in its if x in norm), default=0.0) if its else 0.0,
+                    _second_best(kids[up], norm[id]) if up else 0.0,
+                    max(kids[id]) if id in kids else 0.0,
                     *((math.log1p(a[0]), a[1]) if (a := asked.get(id)) else (0.0, 0.0))]
     return rows
 
 
+#: The evidence of a candidate that has none (never changed).
+_NONE = Evidence()
+
+
 def _second_best(values: list[float], own: float) -> float:
     """The best of ``values`` once ``own`` (one of them) is left out."""
+    if len(values) == 1:
+        return 0.0
     rest = list(values)
     rest.remove(own)
-    return max(rest, default=0.0)
+    return max(rest)
 
 
 # -- the learned weights --------------------------------------------------------
@@ -170,7 +182,8 @@ class Weights(NamedTuple):
         return got if all(s > 0 for s in got.scale) else None
 
     def score(self, row: list[float]) -> float:
-        return sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.mean, self.scale))
+        # sum(w * (x - m) / s ...), each step mapped in C: the very same numbers.
+        return sum(map(truediv, map(mul, self.weights, map(sub, row, self.mean)), self.scale))
 
 
 @functools.cache

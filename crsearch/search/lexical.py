@@ -126,6 +126,9 @@ class _Wording(NamedTuple):
     question: bool
     #: Per rule: how many of its subrules are candidates.
     in_candidates: dict[str, int]
+    #: The coverage of each set of query stems a candidate has (candidates
+    #: share them: each sum is made once per query).
+    coverage: dict[frozenset[str], float]
 
 
 def _wording(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, float]],
@@ -149,7 +152,7 @@ def _wording(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, f
         named=set(named) if not q.passage else set(),
         cited={i for span in q.ids for i in (span.start, span.end)} if q.passage else set(),
         question=not q.passage and any(w in QUESTION_WORDS for w in q.words),
-        in_candidates=in_candidates)
+        in_candidates=in_candidates, coverage={})
 
 
 def score(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, float]],
@@ -180,10 +183,17 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
     if len(w.stem_set) > 1:
         # Coverage: every query word present matters more than tf.
         # Weighted by idf: "player" in a question says little.
-        weights, alts = w.weights, w.alts
-        got = sum(weights[s] for s in w.stem_set if s in tstems
-                  or (s in alts and any(a <= tstems for a in alts[s])))
-        e.coverage = (got / w.total_weight) ** 2
+        alts = w.alts
+        has = w.stem_set & tstems
+        if alts:
+            has |= {s for s, ways in alts.items() if any(a <= tstems for a in ways)}
+        key = frozenset(has)
+        coverage = w.coverage.get(key)
+        if coverage is None:
+            weights = w.weights
+            got = sum(weights[s] for s in w.stem_set if s in key)
+            coverage = w.coverage[key] = (got / w.total_weight) ** 2
+        e.coverage = coverage
         score += config.coverage * e.coverage
     if w.question and w.in_candidates.get(doc["id"], 0) >= config.parent_min:
         # A rule whose subrules answer the question sums them up.
