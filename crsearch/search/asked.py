@@ -144,7 +144,10 @@ class Memory:
         sims: dict[int, float] = {}
         out: dict[str, tuple[int, float, int]] = {}
         for c in candidates:
-            got = [n for n in self._matching(c)
+            matching = self._matching(c)
+            if not matching:
+                continue  # most candidates answered none
+            got = [n for n in matching
                    if not skip or self.entries[n].get("source", "") not in skip]
             if not got:
                 continue

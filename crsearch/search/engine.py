@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence, Set
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ class Ranking:
         self._trace = trace
 
     def add(self, id: str, score: float, found_by: str) -> None:
-        if id not in self.scores and passes(id, self._filters):
+        if id not in self.scores and (not self._filters or passes(id, self._filters)):
             self.scores[id] = score
             self._trace.why.setdefault(id, {})["found_by"] = found_by
 
@@ -178,7 +179,11 @@ class Engine:
         for id, score, by in found.placed:
             ranking.add(id, score, by)
         if q.words or q.phrases:
-            full = self._full_text(q, found.together, long_question, trace, asked_skip, cards)
+            # How deep in the full-text ranking a shown result can lie: the
+            # ids the layers placed are passed over, and with filters any.
+            deepest = None if q.filters else limit + len(ranking.scores)
+            full = self._full_text(q, found.together, long_question, trace, asked_skip, cards,
+                                   deepest)
             for n, (id, score) in enumerate(full):
                 ranking.add(id, score, "words")
                 if n == 0:
@@ -191,9 +196,10 @@ class Engine:
                 ranking.add(id, 0.0, "words")
 
     def _full_text(self, q: ParsedQuery, together: Sequence[str], long_question: bool,
-                   trace: Trace, asked_skip: Set[str],
-                   cards: Sequence[cardtext.NamedCard] = ()) -> list[tuple[str, float]]:
-        """Retrieve, features, tables and (for a long question) fuse."""
+                   trace: Trace, asked_skip: Set[str], cards: Sequence[cardtext.NamedCard] = (),
+                   deepest: int | None = None) -> list[tuple[str, float]]:
+        """Retrieve, features, tables and (for a long question) fuse;
+        ``deepest``: only the first so many can be shown (None: any)."""
         index, config = self.index, self.config
         terms = lexical.terms_of(index, q)
         if not terms.stems:
@@ -214,10 +220,13 @@ class Engine:
                                  config)
             trace.note(lifted.why)
             ranked, steps = lifted.scores, lifted.steps
-        ranked = sorted(ranked, key=lambda t: -t[1])
+        # Best first; ties keep their order (a reversed sort is stable too).
+        ranked = sorted(ranked, key=itemgetter(1), reverse=True)
         if not long_question:
             return ranked
-        ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip)
+        # Putting subrules first moves a result up by subrules_window places at most.
+        ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip,
+                            None if deepest is None else deepest + config.subrules_window)
         return fusion.subrules_first(
             ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrules_window)
 
@@ -248,14 +257,14 @@ class Engine:
 
     def _fuse(self, q: ParsedQuery, ranked: list[tuple[str, float]],
               evidence: dict[str, fusion.Evidence], trace: Trace,
-              asked_skip: Set[str]) -> list[tuple[str, float]]:
+              asked_skip: Set[str], shown: int | None = None) -> list[tuple[str, float]]:
         vectors = self.index.vectors() if self.config.embeddings else None
         if vectors is None:
             trace.semantic = "off" if not self.config.embeddings \
                 else f"off ({self.index.vectors_problem})"
             return ranked
         fused = fusion.fuse(q, ranked, evidence, vectors, self.config, self.index.rule_order(),
-                            self.index.cites, asked_skip)
+                            self.index.cites, asked_skip, shown)
         trace.note(fused.why)
         trace.semantic = fused.note
         trace.features = fused.features

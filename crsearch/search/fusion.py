@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Callable, Set
 from dataclasses import dataclass, field
-from operator import mul, sub, truediv
+from operator import itemgetter, mul, sub, truediv
 from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
@@ -61,7 +61,7 @@ FEATURES = (
     "asked_best",
 )
 
-@dataclass
+@dataclass(slots=True)
 class Evidence:
     """What the lexical ranking found for one candidate of a question."""
 
@@ -78,7 +78,8 @@ class Evidence:
 
 
 def _ranks(values: dict[str, float]) -> dict[str, float]:
-    order = sorted(values, key=lambda i: -values[i])
+    # Highest first; ties keep their order (a reversed sort is stable too).
+    order = sorted(values, key=values.__getitem__, reverse=True)
     return {id: 10.0 / (10.0 + n) for n, id in enumerate(order, 1)}
 
 
@@ -221,43 +222,60 @@ class Fused(NamedTuple):
 
 def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Evidence],
          vectors: Any, config: RankingConfig, order: dict[str, int],
-         cites: Callable[[str, list[str]], set[str]], asked_skip: Set[str] = frozenset()) -> Fused:
+         cites: Callable[[str, list[str]], set[str]], asked_skip: Set[str] = frozenset(),
+         shown: int | None = None) -> Fused:
     """The lexical ranking ``scored`` (best first) fused with the candidates'
     semantic similarity to the question: by the learned weights, else by
     the hand-set fusion.  ``vectors`` are the index's embeddings (not None),
     ``order`` each id's place in rule order and ``cites(id, among)`` the
     ids of ``among`` a rule cites; the questions asked before from a page of
-    ``asked_skip`` are left out (the bench leaves out a question's own)."""
+    ``asked_skip`` are left out (the bench leaves out a question's own).
+    ``shown``: only the first so many of the fused ranking get their
+    ``why`` (None: all)."""
     from crsearch.search.semantic import MODEL_NAME
 
     vec = vectors.query(question_words(q))
     if vec is None:
         return Fused(scored, "no known words", {}, {})
     sims = {id: vectors.similarity(vec, id) for id, _ in scored}
-    ranked = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
-    why: dict[str, dict[str, Any]] = {
-        id: {"semantic": {"similarity": round(sims[id] or 0.0, 3), "rank": n}}
-        for n, id in enumerate(ranked, 1)}
     # Only the citations among the candidates count: a range ("702.19b-d")
     # is looked for in them alone, not in every rule.
     pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
                   key=lambda id: order.get(id, 0))
     asked = vectors.memory().evidence(vec, list(sims), asked_skip)
-    for id, (count, sim, n) in asked.items():
-        entry = vectors.asked[n]
-        why.setdefault(id, {})["asked"] = {
-            "question": entry["question"], "source": entry.get("source", ""),
-            "similarity": round(sim, 3), "count": count}
     rows = features(evidence, dict(scored), sims, {id: cites(id, pool) for id in pool}, asked)
     weights = learned() if config.learned_fusion else None
     if weights is not None:
         learned_scores = scores(rows, weights)
-        return Fused(sorted(learned_scores.items(), key=lambda t: -t[1]),
-                     f"fused with the lexical ranking by learned weights ({MODEL_NAME})", why, rows)
-    top = scored[0][1] or 1.0
-    fused = [(id, lex / top + config.semantic * (sims.get(id) or 0.0)) for id, lex in scored]
-    fused.sort(key=lambda t: -t[1])
-    return Fused(fused, f"fused with the lexical ranking ({MODEL_NAME})", why, rows)
+        fused = sorted(learned_scores.items(), key=itemgetter(1), reverse=True)
+        note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"
+    else:
+        top = scored[0][1] or 1.0
+        fused = [(id, lex / top + config.semantic * (sims.get(id) or 0.0)) for id, lex in scored]
+        fused.sort(key=itemgetter(1), reverse=True)
+        note = f"fused with the lexical ranking ({MODEL_NAME})"
+    return Fused(fused, note, _why(fused[:shown], sims, asked, vectors.asked), rows)
+
+
+def _why(fused: list[tuple[str, float]], sims: dict[str, float | None],
+         asked: dict[str, tuple[int, float, int]], entries: list[dict[str, Any]]
+         ) -> dict[str, dict[str, Any]]:
+    """What ``--why`` says of the ``fused`` ids: each one's similarity and
+    rank by it among the candidates, the question asked before it answered."""
+    known = {id: s for id, s in sims.items() if s is not None}
+    # Highest first; ties keep their order (a reversed sort is stable too).
+    rank = {id: n for n, id in enumerate(sorted(known, key=known.__getitem__, reverse=True), 1)}
+    why: dict[str, dict[str, Any]] = {}
+    for id, _ in fused:
+        if id in rank:
+            why[id] = {"semantic": {"similarity": round(known[id], 3), "rank": rank[id]}}
+        if id in asked:
+            count, sim, n = asked[id]
+            entry = entries[n]
+            why.setdefault(id, {})["asked"] = {
+                "question": entry["question"], "source": entry.get("source", ""),
+                "similarity": round(sim, 3), "count": count}
+    return why
 
 
 def subrules_first(scored: list[tuple[str, float]], is_title_rule: Callable[[str], bool],

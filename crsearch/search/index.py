@@ -123,6 +123,8 @@ class Index:
         for backend in self._backends():
             got = backend.candidates(pick, fields, required, filters, limit)
             if got is not None:
+                if backend is self.docs:
+                    return got, backend.name
                 # Stored fields always come from ``docs``, so both backends
                 # rank and show the very same text.
                 return [(self.stored(d["id"]) or d, s) for d, s in got], backend.name

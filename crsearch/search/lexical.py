@@ -115,6 +115,8 @@ class _Wording(NamedTuple):
 
     stem_set: set[str]
     alts: dict[str, list[set[str]]]
+    #: The same, flat: (typed word's stem, the stems of one other wording).
+    alt_pairs: list[tuple[str, set[str]]]
     weights: dict[str, float]
     total_weight: float
     #: The query's word pairs: a passage's all, typed words' without question words.
@@ -146,7 +148,8 @@ def _wording(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, f
         if up:
             in_candidates[up] = in_candidates.get(up, 0) + 1
     return _Wording(
-        stem_set=stem_set, alts=alts, weights=weights, total_weight=sum(weights.values()) or 1.0,
+        stem_set=stem_set, alts=alts, alt_pairs=[(s, a) for s, v in alts.items() for a in v],
+        weights=weights, total_weight=sum(weights.values()) or 1.0,
         qbigrams=set(pairwise(q.words)),
         pairs=set(pairwise([w for w in q.words if w not in QUESTION_WORDS])),
         named=set(named) if not q.passage else set(),
@@ -183,10 +186,9 @@ def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wo
     if len(w.stem_set) > 1:
         # Coverage: every query word present matters more than tf.
         # Weighted by idf: "player" in a question says little.
-        alts = w.alts
         has = w.stem_set & tstems
-        if alts:
-            has |= {s for s, ways in alts.items() if any(a <= tstems for a in ways)}
+        if w.alt_pairs:
+            has |= {s for s, a in w.alt_pairs if a <= tstems}
         key = frozenset(has)
         coverage = w.coverage.get(key)
         if coverage is None:
