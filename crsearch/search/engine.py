@@ -263,8 +263,8 @@ class Engine:
             trace.semantic = "off" if not self.config.embeddings \
                 else f"off ({self.index.vectors_problem})"
             return ranked
-        fused = fusion.fuse(q, ranked, evidence, vectors, self.config, self.index.rule_order(),
-                            self.index.cites, asked_skip, shown)
+        fused = fusion.fuse(q, ranked, evidence, vectors, self.config, self.index.cites, asked_skip,
+                            shown)
         trace.note(fused.why)
         trace.semantic = fused.note
         trace.features = fused.features

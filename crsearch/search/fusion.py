@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Set
+from collections.abc import Callable, Collection, Mapping, Set
 from dataclasses import dataclass, field
 from operator import itemgetter, mul, sub, truediv
 from typing import Any, NamedTuple
@@ -91,7 +91,7 @@ def _parent(id: str) -> str | None:
 
 def features(evidence: dict[str, Evidence], lexical: dict[str, float],
              similarity: dict[str, float],
-             cites: dict[str, set[str]] | None = None,
+             cites: Mapping[str, Set[str]] | None = None,
              asked: dict[str, tuple[int, float, int]] | None = None) -> dict[str, list[float]]:
     """One row of ``FEATURES`` per candidate of ``lexical`` (its hand-set
     scores, bonuses included), in that order; ``cites`` gives the ids each
@@ -112,6 +112,9 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
     for id, up in parents.items():
         if up:
             kids.setdefault(up, []).append(norm[id])
+    # Each rule's best two subrules: a sibling's best is the other one.
+    top2 = {up: sorted(vs, reverse=True)[:2] if len(vs) > 1 else [vs[0], 0.0]
+            for up, vs in kids.items()}
     sims = {id: similarity.get(id) or 0.0 for id in lexical}
     mean = sum(sims.values()) / len(sims)
     sd = math.sqrt(sum((s - mean) ** 2 for s in sims.values()) / len(sims)) + 1e-6
@@ -134,23 +137,14 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
                     norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
                     cited_by.get(id, 0.0),
                     max((norm[x] for x in its if x in norm), default=0.0) if its else 0.0,
-                    _second_best(kids[up], norm[id]) if up else 0.0,
-                    max(kids[id]) if id in kids else 0.0,
+                    (b[1] if (b := top2[up])[0] == norm[id] else b[0]) if up else 0.0,
+                    top2[id][0] if id in top2 else 0.0,
                     *((math.log1p(a[0]), a[1]) if (a := asked.get(id)) else (0.0, 0.0))]
     return rows
 
 
 #: The evidence of a candidate that has none (never changed).
 _NONE = Evidence()
-
-
-def _second_best(values: list[float], own: float) -> float:
-    """The best of ``values`` once ``own`` (one of them) is left out."""
-    if len(values) == 1:
-        return 0.0
-    rest = list(values)
-    rest.remove(own)
-    return max(rest)
 
 
 # -- the learned weights --------------------------------------------------------
@@ -221,14 +215,14 @@ class Fused(NamedTuple):
 
 
 def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Evidence],
-         vectors: Any, config: RankingConfig, order: dict[str, int],
-         cites: Callable[[str, list[str]], set[str]], asked_skip: Set[str] = frozenset(),
+         vectors: Any, config: RankingConfig,
+         cites: Callable[[str, Collection[str]], Set[str]], asked_skip: Set[str] = frozenset(),
          shown: int | None = None) -> Fused:
     """The lexical ranking ``scored`` (best first) fused with the candidates'
     semantic similarity to the question: by the learned weights, else by
-    the hand-set fusion.  ``vectors`` are the index's embeddings (not None),
-    ``order`` each id's place in rule order and ``cites(id, among)`` the
-    ids of ``among`` a rule cites; the questions asked before from a page of
+    the hand-set fusion.  ``vectors`` are the index's embeddings (not None)
+    and ``cites(id, among)`` the rules a rule cites (of a range, those in
+    ``among``: the candidates); the questions asked before from a page of
     ``asked_skip`` are left out (the bench leaves out a question's own).
     ``shown``: only the first so many of the fused ranking get their
     ``why`` (None: all)."""
@@ -240,10 +234,10 @@ def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Ev
     sims = {id: vectors.similarity(vec, id) for id, _ in scored}
     # Only the citations among the candidates count: a range ("702.19b-d")
     # is looked for in them alone, not in every rule.
-    pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
-                  key=lambda id: order.get(id, 0))
+    pool = [id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)]
+    among = frozenset(pool)
     asked = vectors.memory().evidence(vec, list(sims), asked_skip)
-    rows = features(evidence, dict(scored), sims, {id: cites(id, pool) for id in pool}, asked)
+    rows = features(evidence, dict(scored), sims, {id: cites(id, among) for id in pool}, asked)
     weights = learned() if config.learned_fusion else None
     if weights is not None:
         learned_scores = scores(rows, weights)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,7 @@ class Index:
         self._title_rules: dict[tuple[str, int], bool] = {}
         self._name_stems: dict[str, frozenset[str]] = {}
         self._tokens: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
-        self._spans: dict[str, list[numbers.Span]] = {}
+        self._cited: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
@@ -230,17 +231,24 @@ class Index:
                                                          most_words)
         return got
 
-    def cites(self, id: str, among: list[str]) -> set[str]:
-        """The ids of ``among`` (in rule order) that a rule's text cites."""
-        from crsearch.rules.refs import cited_spans, span_targets
+    def cites(self, id: str, among: Collection[str]) -> AbstractSet[str]:
+        """The rules a rule's text cites: each one it names that exists, and
+        of each range it names ("702.19b-d") the members in ``among``."""
+        got = self._cited.get(id)
+        if got is None:
+            from crsearch.rules.refs import cited_spans
 
-        spans = self._spans.get(id)
-        if spans is None:
-            # What a text cites never changes; only a range's members depend on ``among``.
-            spans = self._spans[id] = cited_spans((self.stored(id) or {}).get("text", ""))
-        if not spans:
-            return set()  # most rules cite none
-        return {t for span in spans for t in span_targets(span, among, self.id_set)} - {id}
+            # What a text cites never changes: a range's members are found
+            # once among every id, then kept only if among the candidates
+            # (what expanding it among them alone gives).
+            spans = cited_spans((self.stored(id) or {}).get("text", ""))
+            named = {s.start for s in spans if s.start == s.end and s.start in self.id_set}
+            spanned = {t for s in spans if s.start != s.end for t in numbers.expand(s, self.ids)}
+            got = self._cited[id] = (frozenset(named - {id}), frozenset(spanned - {id}))
+        single, ranged = got
+        if not ranged:
+            return single  # most rules cite no range (and most cite nothing)
+        return single | {t for t in ranged if t in among}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""
