@@ -27,17 +27,21 @@ import threading
 from collections.abc import Callable, Sequence, Set
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules import numbers
 from crsearch.rules.text import words
-from crsearch.search import boosts, cardtext, exact, fusion, lexical, present
+from crsearch.search import exact, fusion, lexical, present
 from crsearch.search.config import DEFAULT, RankingConfig
 from crsearch.search.index import Index, passes
 from crsearch.search.present import Hit, SearchResult
 from crsearch.search.query import ParsedQuery
 from crsearch.search.schema import TERMS
+
+if TYPE_CHECKING:
+    # Imported where used: a pasted passage needs neither the tables nor the cards.
+    from crsearch.search import boosts, cardtext
 
 __all__ = ["Engine", "Hit", "SearchResult", "engine_for", "is_long_question", "search"]
 
@@ -212,6 +216,8 @@ class Engine:
         scored = lexical.score(index, q, terms, got.hits, named, config)
         ranked, steps = scored.scores, {}
         if not q.passage:
+            from crsearch.search import boosts
+
             found = boosts.named(index.tables, q, together,
                                  exact.keyword_titles(index, q) if together else [], config)
             if cards:
@@ -224,6 +230,8 @@ class Engine:
         ranked = sorted(ranked, key=itemgetter(1), reverse=True)
         if not long_question:
             return ranked
+        from crsearch.search import boosts
+
         # Putting subrules first moves a result up by subrules_window places at most.
         ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip,
                             None if deepest is None else deepest + config.subrules_window)
@@ -235,6 +243,8 @@ class Engine:
         """What the cards the query names add: the rules-famous cards table's
         rules for those its own matching missed (a lower-case or partial
         name), and what the texts of the others say."""
+        from crsearch.search import boosts, cardtext
+
         table, config = self.index.tables.cards(), self.config
 
         def famous(name: str) -> tuple[str, list[str]] | None:
