@@ -130,16 +130,18 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
         c_best = max(c) if c else 0.0
         its = cites.get(id)
         up = parents[id]
+        own, sim = norm[id], sims[id]
+        a = asked.get(id)
         rows[id] = [e.bm25, e.coverage, e.parent, e.adjacent, e.named, e.glossary, e.chapter,
                     t_best, sum(t) - t_best if t else 0.0,
                     c_best, sum(c) - c_best if c else 0.0,
-                    sims[id], (sims[id] - mean) / sd, sim_rank[id], bm25_rank[id],
-                    norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
+                    sim, (sim - mean) / sd, sim_rank[id], bm25_rank[id],
+                    own, lex_rank[id], 0.0 if e.in_words else 1.0,
                     cited_by.get(id, 0.0),
                     max((norm[x] for x in its if x in norm), default=0.0) if its else 0.0,
-                    (b[1] if (b := top2[up])[0] == norm[id] else b[0]) if up else 0.0,
+                    (b[1] if (b := top2[up])[0] == own else b[0]) if up else 0.0,
                     top2[id][0] if id in top2 else 0.0,
-                    *((math.log1p(a[0]), a[1]) if (a := asked.get(id)) else (0.0, 0.0))]
+                    math.log1p(a[0]) if a else 0.0, a[1] if a else 0.0]
     return rows
 
 
