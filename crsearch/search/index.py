@@ -77,7 +77,7 @@ class Index:
         self._title_rules: dict[tuple[str, int], bool] = {}
         self._name_stems: dict[str, frozenset[str]] = {}
         self._tokens: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
-        self._cited: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._cited: dict[str, tuple[frozenset[str], tuple[numbers.Span, ...]]] = {}
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
@@ -238,17 +238,16 @@ class Index:
         if got is None:
             from crsearch.rules.refs import cited_spans
 
-            # What a text cites never changes: a range's members are found
-            # once among every id, then kept only if among the candidates
-            # (what expanding it among them alone gives).
+            # What a text cites never changes: its spans are read once, and
+            # the rules it names singly looked up once.
             spans = cited_spans((self.stored(id) or {}).get("text", ""))
             named = {s.start for s in spans if s.start == s.end and s.start in self.id_set}
-            spanned = {t for s in spans if s.start != s.end for t in numbers.expand(s, self.ids)}
-            got = self._cited[id] = (frozenset(named - {id}), frozenset(spanned - {id}))
-        single, ranged = got
-        if not ranged:
+            got = self._cited[id] = (frozenset(named - {id}),
+                                     tuple(s for s in spans if s.start != s.end))
+        single, ranges = got
+        if not ranges:
             return single  # most rules cite no range (and most cite nothing)
-        return single | {t for t in ranged if t in among}
+        return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""
