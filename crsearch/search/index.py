@@ -77,7 +77,9 @@ class Index:
         self._title_rules: dict[tuple[str, int], bool] = {}
         self._name_stems: dict[str, frozenset[str]] = {}
         self._tokens: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
-        self._cited: dict[str, tuple[frozenset[str], tuple[numbers.Span, ...]]] = {}
+        self._cited: dict[str, tuple[frozenset[str], tuple[numbers.Span, ...],
+                                     frozenset[str] | None]] = {}
+        self._cited_again: set[str] = set()
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
@@ -242,12 +244,23 @@ class Index:
             # the rules it names singly looked up once.
             spans = cited_spans((self.stored(id) or {}).get("text", ""))
             named = {s.start for s in spans if s.start == s.end and s.start in self.id_set}
-            got = self._cited[id] = (frozenset(named - {id}),
-                                     tuple(s for s in spans if s.start != s.end))
-        single, ranges = got
+            ranges = tuple(s for s in spans if s.start != s.end)
+            got = self._cited[id] = (frozenset(named - {id}), ranges, None)
+        single, ranges, members = got
         if not ranges:
             return single  # most rules cite no range (and most cite nothing)
-        return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
+        if members is None:
+            if id not in self._cited_again:
+                # A process that asks once (the CLI) expands the range among
+                # the candidates only; the whole chapter's ids are read when
+                # the rule comes back.
+                self._cited_again.add(id)
+                return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
+            members = frozenset(t for s in ranges for t in numbers.expand(s, self.ids)) - {id}
+            self._cited[id] = (single, ranges, members)
+        # Expanding among every id, then keeping the candidates, is
+        # expanding among the candidates.
+        return single | {t for t in members if t in among}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""
