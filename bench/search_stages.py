@@ -9,8 +9,9 @@ the same documents (``search_quality.FTS5``) and their ratio (goal: 2.5x or
 less); then each engine stage's share (read, exact layers, retrieve,
 features, tables, fuse, present), timed by wrapping the stage functions.
 
-``--save FILE`` writes every query's top 10; ``--check FILE`` compares them
-with a saved run (a speed change must not change a ranking).  ``--profile``
+``--save FILE`` writes every query's top 10 (those of the questions that
+name cards too); ``--check FILE`` compares them with a saved run (a speed
+change must not change a ranking).  ``--profile``
 prints the hottest functions (cProfile) over one pass of the real questions.
 """
 
@@ -29,6 +30,8 @@ from bench.search_quality import FTS5, build_store, load_queries, load_real
 
 REAL = ["real_questions.json", "real_questions_dev2.json", "real_questions_dev3.json",
         "real_questions_fresh.json", "real_questions_late.json"]
+#: Checked by --save/--check too, not timed: the questions that name cards.
+CARDS = ["real_questions_cards_dev.json", "real_questions_cards_heldout.json"]
 
 #: The stages as the engine calls them: (label, module, function name).
 STAGES = [("read", "crsearch.search.query", "Reader.read"),
@@ -103,7 +106,8 @@ def main() -> None:
 
     sets = {"judge queries": [q["query"] for q in load_queries()],
             "real questions": [q["query"] for f in REAL for q in load_real(ROOT / "bench" / f)]}
-    every = [q for qs in sets.values() for q in qs]
+    cards = [q["query"] for f in CARDS for q in load_real(ROOT / "bench" / f)]
+    every = list(dict.fromkeys([q for qs in sets.values() for q in qs] + cards))
     tops = {q: ours(q) for q in every}   # warm: the tables, embeddings and caches
     if args.save:
         args.save.write_text(json.dumps(tops, indent=0, sort_keys=True), encoding="utf-8")

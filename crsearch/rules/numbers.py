@@ -256,6 +256,12 @@ def sort_key(id: str) -> tuple[int, int, int, int]:
 
 def kind(id: str) -> str:
     """"section", "chapter", "rule" or "subrule" for a canonical id."""
+    return _kind(id)
+
+
+@lru_cache(maxsize=1 << 15)
+def _kind(id: str) -> str:
+    # Cached: a search asks it of its few hundred candidates, query after query.
     top, _, rule, let = _checked_key(id)
     if top == 0:
         return "section"
@@ -272,6 +278,11 @@ def _depth(key: Parts) -> int:
 
 def parent(id: str) -> str | None:
     """The id one level up: 702.19c -> 702.19 -> 702 -> 7 -> None."""
+    return _parent(id)
+
+
+@lru_cache(maxsize=1 << 15)
+def _parent(id: str) -> str | None:
     depth = _depth(_checked_key(id))
     if depth == 1:
         return None

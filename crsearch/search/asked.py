@@ -120,14 +120,20 @@ class Memory:
         for n, e in enumerate(entries):
             for a in e["ids"]:
                 self._by_rule.setdefault(_rule(a), []).append((n, a, _is_subrule(a)))
+        self._matches: dict[str, set[int]] = {}
 
     def _matching(self, candidate: str) -> set[int]:
         """The entries ``candidate`` answers as the bench scores a hit: the
         same id, the rule of a subrule that answered, or a subrule of a rule
-        that answered (not a sibling subrule)."""
-        sub = _is_subrule(candidate)
-        return {n for n, a, a_sub in self._by_rule.get(_rule(candidate), ())
+        that answered (not a sibling subrule).  Cached (the same candidates
+        come back question after question); not to be changed."""
+        got = self._matches.get(candidate)
+        if got is None:
+            sub = _is_subrule(candidate)
+            got = self._matches[candidate] = {
+                n for n, a, a_sub in self._by_rule.get(_rule(candidate), ())
                 if a == candidate or not (sub and a_sub)}
+        return got
 
     def evidence(self, vec: Sequence[float], candidates: list[str],
                  skip: AbstractSet[str] = frozenset()) -> dict[str, tuple[int, float, int]]:
@@ -138,7 +144,10 @@ class Memory:
         sims: dict[int, float] = {}
         out: dict[str, tuple[int, float, int]] = {}
         for c in candidates:
-            got = [n for n in self._matching(c)
+            matching = self._matching(c)
+            if not matching:
+                continue  # most candidates answered none
+            got = [n for n in matching
                    if not skip or self.entries[n].get("source", "") not in skip]
             if not got:
                 continue

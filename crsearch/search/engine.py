@@ -25,18 +25,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence, Set
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crsearch.errors import BadInput, NotFound, short
 from crsearch.rules import numbers
 from crsearch.rules.text import words
-from crsearch.search import boosts, cardtext, exact, fusion, lexical, present
+from crsearch.search import exact, fusion, lexical, present
 from crsearch.search.config import DEFAULT, RankingConfig
 from crsearch.search.index import Index, passes
 from crsearch.search.present import Hit, SearchResult
 from crsearch.search.query import ParsedQuery
 from crsearch.search.schema import TERMS
+
+if TYPE_CHECKING:
+    # Imported where used: a pasted passage needs neither the tables nor the cards.
+    from crsearch.search import boosts, cardtext
 
 __all__ = ["Engine", "Hit", "SearchResult", "engine_for", "is_long_question", "search"]
 
@@ -69,7 +74,7 @@ class Ranking:
         self._trace = trace
 
     def add(self, id: str, score: float, found_by: str) -> None:
-        if id not in self.scores and passes(id, self._filters):
+        if id not in self.scores and (not self._filters or passes(id, self._filters)):
             self.scores[id] = score
             self._trace.why.setdefault(id, {})["found_by"] = found_by
 
@@ -178,7 +183,11 @@ class Engine:
         for id, score, by in found.placed:
             ranking.add(id, score, by)
         if q.words or q.phrases:
-            full = self._full_text(q, found.together, long_question, trace, asked_skip, cards)
+            # How deep in the full-text ranking a shown result can lie: the
+            # ids the layers placed are passed over, and with filters any.
+            deepest = None if q.filters else limit + len(ranking.scores)
+            full = self._full_text(q, found.together, long_question, trace, asked_skip, cards,
+                                   deepest)
             for n, (id, score) in enumerate(full):
                 ranking.add(id, score, "words")
                 if n == 0:
@@ -191,9 +200,10 @@ class Engine:
                 ranking.add(id, 0.0, "words")
 
     def _full_text(self, q: ParsedQuery, together: Sequence[str], long_question: bool,
-                   trace: Trace, asked_skip: Set[str],
-                   cards: Sequence[cardtext.NamedCard] = ()) -> list[tuple[str, float]]:
-        """Retrieve, features, tables and (for a long question) fuse."""
+                   trace: Trace, asked_skip: Set[str], cards: Sequence[cardtext.NamedCard] = (),
+                   deepest: int | None = None) -> list[tuple[str, float]]:
+        """Retrieve, features, tables and (for a long question) fuse;
+        ``deepest``: only the first so many can be shown (None: any)."""
         index, config = self.index, self.config
         terms = lexical.terms_of(index, q)
         if not terms.stems:
@@ -206,6 +216,8 @@ class Engine:
         scored = lexical.score(index, q, terms, got.hits, named, config)
         ranked, steps = scored.scores, {}
         if not q.passage:
+            from crsearch.search import boosts
+
             found = boosts.named(index.tables, q, together,
                                  exact.keyword_titles(index, q) if together else [], config)
             if cards:
@@ -214,10 +226,15 @@ class Engine:
                                  config)
             trace.note(lifted.why)
             ranked, steps = lifted.scores, lifted.steps
-        ranked = sorted(ranked, key=lambda t: -t[1])
+        # Best first; ties keep their order (a reversed sort is stable too).
+        ranked = sorted(ranked, key=itemgetter(1), reverse=True)
         if not long_question:
             return ranked
-        ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip)
+        from crsearch.search import boosts
+
+        # Putting subrules first moves a result up by subrules_window places at most.
+        ranked = self._fuse(q, ranked, boosts.with_steps(scored.evidence, steps), trace, asked_skip,
+                            None if deepest is None else deepest + config.subrules_window)
         return fusion.subrules_first(
             ranked, lambda id: index.is_title_rule(id, config.title_rule_words), config.subrules_window)
 
@@ -226,6 +243,8 @@ class Engine:
         """What the cards the query names add: the rules-famous cards table's
         rules for those its own matching missed (a lower-case or partial
         name), and what the texts of the others say."""
+        from crsearch.search import boosts, cardtext
+
         table, config = self.index.tables.cards(), self.config
 
         def famous(name: str) -> tuple[str, list[str]] | None:
@@ -248,14 +267,14 @@ class Engine:
 
     def _fuse(self, q: ParsedQuery, ranked: list[tuple[str, float]],
               evidence: dict[str, fusion.Evidence], trace: Trace,
-              asked_skip: Set[str]) -> list[tuple[str, float]]:
+              asked_skip: Set[str], shown: int | None = None) -> list[tuple[str, float]]:
         vectors = self.index.vectors() if self.config.embeddings else None
         if vectors is None:
             trace.semantic = "off" if not self.config.embeddings \
                 else f"off ({self.index.vectors_problem})"
             return ranked
-        fused = fusion.fuse(q, ranked, evidence, vectors, self.config, self.index.rule_order(),
-                            self.index.cites, asked_skip)
+        fused = fusion.fuse(q, ranked, evidence, vectors, self.config, self.index.cites, asked_skip,
+                            shown)
         trace.note(fused.why)
         trace.semantic = fused.note
         trace.features = fused.features

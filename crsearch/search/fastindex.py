@@ -499,6 +499,9 @@ class FastBackend:
             weighted = self._weighted(s, boosts)
             if weighted is None:
                 return None
+            if not total:
+                total.update(weighted)  # 0.0 + v is v: the first stem's in C
+                continue
             for d, v in weighted:
                 total[d] = get(d, 0.0) + v
         # Best score first, then document number, as Whoosh ranks them.

@@ -18,8 +18,9 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Set
+from collections.abc import Callable, Collection, Mapping, Set
 from dataclasses import dataclass, field
+from operator import itemgetter, mul, sub, truediv
 from typing import Any, NamedTuple
 
 from crsearch.rules import numbers
@@ -60,7 +61,7 @@ FEATURES = (
     "asked_best",
 )
 
-@dataclass
+@dataclass(slots=True)
 class Evidence:
     """What the lexical ranking found for one candidate of a question."""
 
@@ -77,7 +78,8 @@ class Evidence:
 
 
 def _ranks(values: dict[str, float]) -> dict[str, float]:
-    order = sorted(values, key=lambda i: -values[i])
+    # Highest first; ties keep their order (a reversed sort is stable too).
+    order = sorted(values, key=values.__getitem__, reverse=True)
     return {id: 10.0 / (10.0 + n) for n, id in enumerate(order, 1)}
 
 
@@ -89,7 +91,7 @@ def _parent(id: str) -> str | None:
 
 def features(evidence: dict[str, Evidence], lexical: dict[str, float],
              similarity: dict[str, float],
-             cites: dict[str, set[str]] | None = None,
+             cites: Mapping[str, Set[str]] | None = None,
              asked: dict[str, tuple[int, float, int]] | None = None) -> dict[str, list[float]]:
     """One row of ``FEATURES`` per candidate of ``lexical`` (its hand-set
     scores, bonuses included), in that order; ``cites`` gives the ids each
@@ -110,6 +112,9 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
     for id, up in parents.items():
         if up:
             kids.setdefault(up, []).append(norm[id])
+    # Each rule's best two subrules: a sibling's best is the other one.
+    top2 = {up: sorted(vs, reverse=True)[:2] if len(vs) > 1 else [vs[0], 0.0]
+            for up, vs in kids.items()}
     sims = {id: similarity.get(id) or 0.0 for id in lexical}
     mean = sum(sims.values()) / len(sims)
     sd = math.sqrt(sum((s - mean) ** 2 for s in sims.values()) / len(sims)) + 1e-6
@@ -118,26 +123,30 @@ def features(evidence: dict[str, Evidence], lexical: dict[str, float],
     lex_rank = _ranks(lexical)
     rows = {}
     for id in lexical:
-        e = evidence.get(id) or Evidence()
+        e = evidence.get(id) or _NONE
         t, c = e.topics, e.cards
+        # Most candidates have no topic, card, citation or kin: no calls then.
+        t_best = max(t) if t else 0.0
+        c_best = max(c) if c else 0.0
+        its = cites.get(id)
+        up = parents[id]
+        own, sim = norm[id], sims[id]
+        a = asked.get(id)
         rows[id] = [e.bm25, e.coverage, e.parent, e.adjacent, e.named, e.glossary, e.chapter,
-                    max(t, default=0.0), sum(t) - max(t, default=0.0),
-                    max(c, default=0.0), sum(c) - max(c, default=0.0),
-                    sims[id], (sims[id] - mean) / sd, sim_rank[id], bm25_rank[id],
-                    norm[id], lex_rank[id], 0.0 if e.in_words else 1.0,
+                    t_best, sum(t) - t_best if t else 0.0,
+                    c_best, sum(c) - c_best if c else 0.0,
+                    sim, (sim - mean) / sd, sim_rank[id], bm25_rank[id],
+                    own, lex_rank[id], 0.0 if e.in_words else 1.0,
                     cited_by.get(id, 0.0),
-                    max((norm[t] for t in cites.get(id, ()) if t in norm), default=0.0),
-                    _second_best(kids[up], norm[id]) if (up := parents[id]) else 0.0,
-                    max(kids.get(id, []), default=0.0),
-                    *((math.log1p(a[0]), a[1]) if (a := asked.get(id)) else (0.0, 0.0))]
+                    max((norm[x] for x in its if x in norm), default=0.0) if its else 0.0,
+                    (b[1] if (b := top2[up])[0] == own else b[0]) if up else 0.0,
+                    top2[id][0] if id in top2 else 0.0,
+                    math.log1p(a[0]) if a else 0.0, a[1] if a else 0.0]
     return rows
 
 
-def _second_best(values: list[float], own: float) -> float:
-    """The best of ``values`` once ``own`` (one of them) is left out."""
-    rest = list(values)
-    rest.remove(own)
-    return max(rest, default=0.0)
+#: The evidence of a candidate that has none (never changed).
+_NONE = Evidence()
 
 
 # -- the learned weights --------------------------------------------------------
@@ -170,7 +179,8 @@ class Weights(NamedTuple):
         return got if all(s > 0 for s in got.scale) else None
 
     def score(self, row: list[float]) -> float:
-        return sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.mean, self.scale))
+        # sum(w * (x - m) / s ...), each step mapped in C: the very same numbers.
+        return sum(map(truediv, map(mul, self.weights, map(sub, row, self.mean)), self.scale))
 
 
 @functools.cache
@@ -207,44 +217,61 @@ class Fused(NamedTuple):
 
 
 def fuse(q: ParsedQuery, scored: list[tuple[str, float]], evidence: dict[str, Evidence],
-         vectors: Any, config: RankingConfig, order: dict[str, int],
-         cites: Callable[[str, list[str]], set[str]], asked_skip: Set[str] = frozenset()) -> Fused:
+         vectors: Any, config: RankingConfig,
+         cites: Callable[[str, Collection[str]], Set[str]], asked_skip: Set[str] = frozenset(),
+         shown: int | None = None) -> Fused:
     """The lexical ranking ``scored`` (best first) fused with the candidates'
     semantic similarity to the question: by the learned weights, else by
-    the hand-set fusion.  ``vectors`` are the index's embeddings (not None),
-    ``order`` each id's place in rule order and ``cites(id, among)`` the
-    ids of ``among`` a rule cites; the questions asked before from a page of
-    ``asked_skip`` are left out (the bench leaves out a question's own)."""
+    the hand-set fusion.  ``vectors`` are the index's embeddings (not None)
+    and ``cites(id, among)`` the rules a rule cites (of a range, those in
+    ``among``: the candidates); the questions asked before from a page of
+    ``asked_skip`` are left out (the bench leaves out a question's own).
+    ``shown``: only the first so many of the fused ranking get their
+    ``why`` (None: all)."""
     from crsearch.search.semantic import MODEL_NAME
 
     vec = vectors.query(question_words(q))
     if vec is None:
         return Fused(scored, "no known words", {}, {})
     sims = {id: vectors.similarity(vec, id) for id, _ in scored}
-    ranked = sorted((i for i in sims if sims[i] is not None), key=lambda i: -(sims[i] or 0.0))
-    why: dict[str, dict[str, Any]] = {
-        id: {"semantic": {"similarity": round(sims[id] or 0.0, 3), "rank": n}}
-        for n, id in enumerate(ranked, 1)}
     # Only the citations among the candidates count: a range ("702.19b-d")
     # is looked for in them alone, not in every rule.
-    pool = sorted((id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)),
-                  key=lambda id: order.get(id, 0))
+    pool = [id for id, _ in scored if not id.startswith(GLOSSARY_PREFIX)]
+    among = frozenset(pool)
     asked = vectors.memory().evidence(vec, list(sims), asked_skip)
-    for id, (count, sim, n) in asked.items():
-        entry = vectors.asked[n]
-        why.setdefault(id, {})["asked"] = {
-            "question": entry["question"], "source": entry.get("source", ""),
-            "similarity": round(sim, 3), "count": count}
-    rows = features(evidence, dict(scored), sims, {id: cites(id, pool) for id in pool}, asked)
+    rows = features(evidence, dict(scored), sims, {id: cites(id, among) for id in pool}, asked)
     weights = learned() if config.learned_fusion else None
     if weights is not None:
         learned_scores = scores(rows, weights)
-        return Fused(sorted(learned_scores.items(), key=lambda t: -t[1]),
-                     f"fused with the lexical ranking by learned weights ({MODEL_NAME})", why, rows)
-    top = scored[0][1] or 1.0
-    fused = [(id, lex / top + config.semantic * (sims.get(id) or 0.0)) for id, lex in scored]
-    fused.sort(key=lambda t: -t[1])
-    return Fused(fused, f"fused with the lexical ranking ({MODEL_NAME})", why, rows)
+        fused = sorted(learned_scores.items(), key=itemgetter(1), reverse=True)
+        note = f"fused with the lexical ranking by learned weights ({MODEL_NAME})"
+    else:
+        top = scored[0][1] or 1.0
+        fused = [(id, lex / top + config.semantic * (sims.get(id) or 0.0)) for id, lex in scored]
+        fused.sort(key=itemgetter(1), reverse=True)
+        note = f"fused with the lexical ranking ({MODEL_NAME})"
+    return Fused(fused, note, _why(fused[:shown], sims, asked, vectors.asked), rows)
+
+
+def _why(fused: list[tuple[str, float]], sims: dict[str, float | None],
+         asked: dict[str, tuple[int, float, int]], entries: list[dict[str, Any]]
+         ) -> dict[str, dict[str, Any]]:
+    """What ``--why`` says of the ``fused`` ids: each one's similarity and
+    rank by it among the candidates, the question asked before it answered."""
+    known = {id: s for id, s in sims.items() if s is not None}
+    # Highest first; ties keep their order (a reversed sort is stable too).
+    rank = {id: n for n, id in enumerate(sorted(known, key=known.__getitem__, reverse=True), 1)}
+    why: dict[str, dict[str, Any]] = {}
+    for id, _ in fused:
+        if id in rank:
+            why[id] = {"semantic": {"similarity": round(known[id], 3), "rank": rank[id]}}
+        if id in asked:
+            count, sim, n = asked[id]
+            entry = entries[n]
+            why.setdefault(id, {})["asked"] = {
+                "question": entry["question"], "source": entry.get("source", ""),
+                "similarity": round(sim, 3), "count": count}
+    return why
 
 
 def subrules_first(scored: list[tuple[str, float]], is_title_rule: Callable[[str], bool],

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
 from crsearch.rules.suggest import did_you_mean
-from crsearch.rules.text import STOP_WORDS, words
+from crsearch.rules.text import STOP_WORDS, fold, words
 from crsearch.search.backends import WhooshBackend, open_terms
 from crsearch.search.config import RankingConfig
 from crsearch.search.fastindex import FastBackend
@@ -72,7 +73,13 @@ class Index:
         self._stem: Callable[[str], str] | None = None
         self._stem_cache: dict[str, str] = dict(self.fast.stems) if self.fast else {}
         self._doc_cache: dict[str, tuple[list[str], set[str]]] = {}
-        self._spans: dict[str, list[numbers.Span]] = {}
+        self._children: dict[str, list[str]] = {}
+        self._title_rules: dict[tuple[str, int], bool] = {}
+        self._name_stems: dict[str, frozenset[str]] = {}
+        self._tokens: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
+        self._cited: dict[str, tuple[frozenset[str], tuple[numbers.Span, ...],
+                                     frozenset[str] | None]] = {}
+        self._cited_again: set[str] = set()
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self._order: dict[str, int] | None = None
         self._situation: frozenset[str] | None = None
@@ -119,6 +126,8 @@ class Index:
         for backend in self._backends():
             got = backend.candidates(pick, fields, required, filters, limit)
             if got is not None:
+                if backend is self.docs:
+                    return got, backend.name
                 # Stored fields always come from ``docs``, so both backends
                 # rank and show the very same text.
                 return [(self.stored(d["id"]) or d, s) for d, s in got], backend.name
@@ -171,6 +180,23 @@ class Index:
             got = self._pairs[doc["id"]] = set(pairwise(self.doc_words(doc)[0]))
         return got
 
+    def name_stems(self, doc: Doc) -> frozenset[str]:
+        """The stems of a stored document's title (cached)."""
+        got = self._name_stems.get(doc["id"])
+        if got is None:
+            got = self._name_stems[doc["id"]] = frozenset(self.stems(doc.get("title", "")))
+        return got
+
+    def doc_tokens(self, doc: Doc) -> tuple[str, list[tuple[int, int]], list[str]]:
+        """A stored document's shown text (its text, else its title) with
+        white space made single, each word's span in it and each word's
+        stem (cached: a snippet's words are found and stemmed once)."""
+        got = self._tokens.get(doc["id"])
+        if got is None:
+            got = self._tokens[doc["id"]] = tokens(doc.get("text") or doc.get("title", ""),
+                                                   self.stem_word)
+        return got
+
     def situation_stems(self) -> frozenset[str]:
         """The stems of the situation words (``vocab.SITUATION``)."""
         if self._situation is None:
@@ -179,8 +205,13 @@ class Index:
 
     # -- rules -------------------------------------------------------------------
     def children(self, id: str) -> list[str]:
-        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...)."""
-        return [i for i in self.ids if i == id or i.startswith(id) and numbers.contains(id, i)]
+        """``id`` and the rules under it, in order (702.19 -> 702.19a, ...);
+        a new list each time (cached: a keyword's title query asks every time)."""
+        got = self._children.get(id)
+        if got is None:
+            got = self._children[id] = [i for i in self.ids if i == id or i.startswith(id)
+                                        and numbers.contains(id, i)]
+        return list(got)
 
     def rule_order(self) -> dict[str, int]:
         """Each id's place in rule order."""
@@ -194,17 +225,42 @@ class Index:
 
     def is_title_rule(self, id: str, most_words: int) -> bool:
         """A rule that is only a title ("702.15. Lifelink"): its subrules say it all."""
-        return is_title_text((self.stored(id) or {}).get("text", ""), most_words)
+        key = (id, most_words)
+        got = self._title_rules.get(key)
+        if got is None:
+            # Asked of most candidates of every question: tokenised once.
+            got = self._title_rules[key] = is_title_text((self.stored(id) or {}).get("text", ""),
+                                                         most_words)
+        return got
 
-    def cites(self, id: str, among: list[str]) -> set[str]:
-        """The ids of ``among`` (in rule order) that a rule's text cites."""
-        from crsearch.rules.refs import cited_spans, span_targets
+    def cites(self, id: str, among: Collection[str]) -> AbstractSet[str]:
+        """The rules a rule's text cites: each one it names that exists, and
+        of each range it names ("702.19b-d") the members in ``among``."""
+        got = self._cited.get(id)
+        if got is None:
+            from crsearch.rules.refs import cited_spans
 
-        spans = self._spans.get(id)
-        if spans is None:
-            # What a text cites never changes; only a range's members depend on ``among``.
-            spans = self._spans[id] = cited_spans((self.stored(id) or {}).get("text", ""))
-        return {t for span in spans for t in span_targets(span, among, self.id_set)} - {id}
+            # What a text cites never changes: its spans are read once, and
+            # the rules it names singly looked up once.
+            spans = cited_spans((self.stored(id) or {}).get("text", ""))
+            named = {s.start for s in spans if s.start == s.end and s.start in self.id_set}
+            ranges = tuple(s for s in spans if s.start != s.end)
+            got = self._cited[id] = (frozenset(named - {id}), ranges, None)
+        single, ranges, members = got
+        if not ranges:
+            return single  # most rules cite no range (and most cite nothing)
+        if members is None:
+            if id not in self._cited_again:
+                # A process that asks once (the CLI) expands the range among
+                # the candidates only; the whole chapter's ids are read when
+                # the rule comes back.
+                self._cited_again.add(id)
+                return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
+            members = frozenset(t for s in ranges for t in numbers.expand(s, self.ids)) - {id}
+            self._cited[id] = (single, ranges, members)
+        # Expanding among every id, then keeping the candidates, is
+        # expanding among the candidates.
+        return single | {t for t in members if t in among}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:
         """The first ``limit`` ids that pass ``filters``, in rule order."""
@@ -282,6 +338,18 @@ def passes(id: str, filters: dict[str, str]) -> bool:
         return False
     return not ("chapter" in filters and (is_glossary or kind == "section"
                                           or id.split(".")[0] != filters["chapter"]))
+
+
+#: A word as a snippet shows it (curly apostrophes inside it too).
+_WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
+def tokens(text: str, stemmer: Callable[[str], str]) -> tuple[str, list[tuple[int, int]], list[str]]:
+    """``text`` with white space made single, each word's span in it and
+    each word's stem (what a snippet is cut from, ``present.snippet_of``)."""
+    text = " ".join(text.split())
+    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
+    return text, spans, [stemmer(fold(text[a:b])) for a, b in spans]
 
 
 def is_title_text(text: str, most_words: int) -> bool:

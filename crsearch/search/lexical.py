@@ -115,6 +115,8 @@ class _Wording(NamedTuple):
 
     stem_set: set[str]
     alts: dict[str, list[set[str]]]
+    #: The same, flat: (typed word's stem, the stems of one other wording).
+    alt_pairs: list[tuple[str, set[str]]]
     weights: dict[str, float]
     total_weight: float
     #: The query's word pairs: a passage's all, typed words' without question words.
@@ -126,6 +128,9 @@ class _Wording(NamedTuple):
     question: bool
     #: Per rule: how many of its subrules are candidates.
     in_candidates: dict[str, int]
+    #: The coverage of each set of query stems a candidate has (candidates
+    #: share them: each sum is made once per query).
+    coverage: dict[frozenset[str], float]
 
 
 def _wording(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, float]],
@@ -143,13 +148,14 @@ def _wording(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, f
         if up:
             in_candidates[up] = in_candidates.get(up, 0) + 1
     return _Wording(
-        stem_set=stem_set, alts=alts, weights=weights, total_weight=sum(weights.values()) or 1.0,
+        stem_set=stem_set, alts=alts, alt_pairs=[(s, a) for s, v in alts.items() for a in v],
+        weights=weights, total_weight=sum(weights.values()) or 1.0,
         qbigrams=set(pairwise(q.words)),
         pairs=set(pairwise([w for w in q.words if w not in QUESTION_WORDS])),
         named=set(named) if not q.passage else set(),
         cited={i for span in q.ids for i in (span.start, span.end)} if q.passage else set(),
         question=not q.passage and any(w in QUESTION_WORDS for w in q.words),
-        in_candidates=in_candidates)
+        in_candidates=in_candidates, coverage={})
 
 
 def score(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, float]],
@@ -157,66 +163,77 @@ def score(index: Index, q: ParsedQuery, terms: Terms, hits: list[tuple[Doc, floa
     """Each candidate's hand-set lexical score: its BM25F score over the
     best one's plus its coverage, word pairs and the rest (``named``: the
     keyword rules the query names)."""
-    wording = _wording(index, q, terms, hits, named, config)
+    w = _wording(index, q, terms, hits, named, config)
     best = hits[0][1] or 1.0
     scores: list[tuple[str, float]] = []
     evidence: dict[str, Evidence] = {}
+    # What every candidate reads, looked up once: a question scores ~300.
+    passage, phrases = q.passage, q.phrases
+    several = len(w.stem_set) > 1
+    stem_set, alt_pairs, covered = w.stem_set, w.alt_pairs, w.coverage
+    parents = w.in_candidates if w.question else {}
+    pairs = w.qbigrams if passage else w.pairs
+    doc_words, doc_pairs = index.doc_words, index.doc_pairs
+    c_coverage, c_adjacent, c_passage = config.coverage, config.adjacent, config.passage
     for doc, bm25 in hits:
-        got = _score_one(index, q, doc, bm25 / best, wording, config)
-        if got is not None:
-            evidence[doc["id"]] = got[1]
-            scores.append((doc["id"], got[0]))
+        id, kind = doc["id"], doc["kind"]
+        score = bm25 / best
+        e = Evidence(bm25=score, in_words=True)
+        tw, tstems = doc_words(doc)
+        if several:
+            # Coverage: every query word present matters more than tf.
+            # Weighted by idf: "player" in a question says little.
+            has = stem_set & tstems
+            if alt_pairs:
+                has |= {s for s, a in alt_pairs if a <= tstems}
+            key = frozenset(has)
+            coverage = covered.get(key)
+            if coverage is None:
+                coverage = covered[key] = _coverage(w, key)
+            e.coverage = coverage
+            score += c_coverage * coverage
+        if parents and parents.get(id, 0) >= config.parent_min:
+            # A rule whose subrules answer the question sums them up.
+            e.parent = min(parents[id], config.parent_max)
+            score += config.parent * e.parent
+        if pairs:
+            shared = len(pairs & doc_pairs(doc))
+            if passage:
+                # A pasted passage: how much of its wording the rule has.
+                score += c_passage * shared / len(pairs)
+            else:
+                e.adjacent = shared / len(pairs)
+                score += c_adjacent * e.adjacent
+        if w.cited and (id in w.cited or any(a in w.cited for a in _ancestors(id))):
+            # A passage does not cite itself: "first strike (see rule
+            # 702.7)" comes from double strike's rule, not from 702.7.
+            score -= config.cited
+        if w.named and kind == "subrule" and numbers.parent(id) in w.named:
+            e.named = 1.0
+            score += config.named
+        if kind == "glossary" and not passage and several:
+            e.glossary = 1.0
+            score -= config.glossary_multi
+        if phrases:
+            joined = f" {' '.join(tw)} "
+            if all(f" {p} " in joined for p in phrases):
+                score += config.phrase
+            elif not passage:
+                continue  # a typed "quoted phrase" must appear as written
+        if kind in ("chapter", "section"):
+            e.chapter = 1.0
+            score -= config.chapter
+        evidence[id] = e
+        scores.append((id, score))
     return Lexical(scores, evidence)
 
 
-def _score_one(index: Index, q: ParsedQuery, doc: Doc, bm25: float, wording: _Wording,
-               config: RankingConfig) -> tuple[float, Evidence] | None:
-    """One candidate's score and evidence; None when it lacks a typed
-    "quoted phrase"."""
-    score = bm25
-    e = Evidence(bm25=score, in_words=True)
-    tw, tstems = index.doc_words(doc)
-    w = wording
-    if len(w.stem_set) > 1:
-        # Coverage: every query word present matters more than tf.
-        # Weighted by idf: "player" in a question says little.
-        weights, alts = w.weights, w.alts
-        got = sum(weights[s] for s in w.stem_set if s in tstems
-                  or (s in alts and any(a <= tstems for a in alts[s])))
-        e.coverage = (got / w.total_weight) ** 2
-        score += config.coverage * e.coverage
-    if w.question and w.in_candidates.get(doc["id"], 0) >= config.parent_min:
-        # A rule whose subrules answer the question sums them up.
-        e.parent = min(w.in_candidates[doc["id"]], config.parent_max)
-        score += config.parent * e.parent
-    tb = index.doc_pairs(doc)
-    if q.passage and w.qbigrams:
-        # A pasted passage: how much of its wording the rule has.
-        score += config.passage * len(w.qbigrams & tb) / len(w.qbigrams)
-    elif w.pairs:
-        e.adjacent = len(w.pairs & tb) / len(w.pairs)
-        score += config.adjacent * e.adjacent
-    if w.cited and (doc["id"] in w.cited or any(a in w.cited for a in _ancestors(doc["id"]))):
-        # A passage does not cite itself: "first strike (see rule
-        # 702.7)" comes from double strike's rule, not from 702.7.
-        score -= config.cited
-    if w.named and doc["kind"] == "subrule" and numbers.parent(doc["id"]) in w.named:
-        e.named = 1.0
-        score += config.named
-    if doc["kind"] == "glossary" and not q.passage and len(w.stem_set) > 1:
-        e.glossary = 1.0
-        score -= config.glossary_multi
-    if q.phrases:
-        joined = f" {' '.join(tw)} "
-        has_all = all(f" {p} " in joined for p in q.phrases)
-        if has_all:
-            score += config.phrase
-        elif not q.passage:
-            return None  # a typed "quoted phrase" must appear as written
-    if doc["kind"] in ("chapter", "section"):
-        e.chapter = 1.0
-        score -= config.chapter
-    return score, e
+def _coverage(w: _Wording, has: frozenset[str]) -> float:
+    """The coverage of a candidate that has the query stems ``has``: their
+    weight's share of all, squared."""
+    weights = w.weights
+    got = sum(weights[s] for s in w.stem_set if s in has)
+    return (got / w.total_weight) ** 2
 
 
 def _ancestors(id: str) -> list[str]:

@@ -3,14 +3,12 @@ the matched words' spans and why each was found (``--why``)."""
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crsearch.rules.text import STOP_WORDS, fold, words
-from crsearch.search.index import Doc, Index
+from crsearch.rules.text import STOP_WORDS, words
+from crsearch.search.index import Doc, Index, tokens
 from crsearch.search.query import ParsedQuery
 from crsearch.search.vocab import QUESTION_WORDS
 
@@ -83,32 +81,37 @@ def hits(index: Index, items: list[tuple[str, float]], q: ParsedQuery,
     for w in q.words + [w for p in q.phrases for w in p.split()]:
         if w not in STOP_WORDS:
             stems.update(index.stems(w))
+    typed = set(q.words)
+    # The query's words stemmed once, not once per result.
+    terms = [(w, index.stems(w)) for w in q.terms if w in typed]
+    slang = [(k, [(w, index.stems(w)) for w in words(v) if w not in STOP_WORDS
+                  and w not in QUESTION_WORDS]) for k, v in q.slang]
     out = []
     for id, score in items:
         doc = index.stored(id)
         if doc is None:
             continue
-        text = doc.get("text") or doc.get("title", "")
-        snippet, marks = snippet_of(text, stems, index.stem_word, snippet_words)
+        snippet, marks = snippet_from(index.doc_tokens(doc), stems, snippet_words)
         out.append(Hit(id=id, kind=doc["kind"], title=doc.get("title", ""),
                        snippet=snippet, score=score, parent=doc.get("parent", ""),
-                       highlights=marks, why=explain(index, doc, q, why.get(id, {}))))
+                       highlights=marks, why=explain(index, doc, q, why.get(id, {}),
+                                                     terms, slang)))
     return out
 
 
-def explain(index: Index, doc: Doc, q: ParsedQuery, noted: dict[str, Any]) -> dict[str, Any]:
+def explain(index: Index, doc: Doc, q: ParsedQuery, noted: dict[str, Any],
+            terms: list[tuple[str, list[str]]],
+            slang: list[tuple[str, list[tuple[str, list[str]]]]]) -> dict[str, Any]:
     """Which words, slang and meanings tie ``doc`` to the query, after what
-    the stages ``noted`` (found by, topic, card, semantic, asked)."""
+    the stages ``noted`` (found by, topic, card, semantic, asked).
+    ``terms``: the query's typed terms with their stems; ``slang``: each
+    slang's rules words with theirs (``hits`` stems them once)."""
     why = dict(noted)
     _, dstems = index.doc_words(doc)
-    name_stems = set(index.stems(doc.get("title", "")))
-    typed = set(q.words)
-    why["words"] = [w for w in q.terms if w in typed
-                    and any(s in dstems or s in name_stems for s in index.stems(w))]
-    why["slang"] = [{"words": k, "rules": [w for w in words(v) if w not in STOP_WORDS
-                                           and w not in QUESTION_WORDS
-                                           and any(s in dstems for s in index.stems(w))]}
-                    for k, v in q.slang]
+    name_stems = index.name_stems(doc)
+    why["words"] = [w for w, ss in terms if any(s in dstems or s in name_stems for s in ss)]
+    why["slang"] = [{"words": k, "rules": [w for w, ss in rules if any(s in dstems for s in ss)]}
+                    for k, rules in slang]
     why["slang"] = [s for s in why["slang"] if s["rules"]]
     if q.names:
         why["ignored_names"] = list(q.names)
@@ -123,24 +126,20 @@ def understood(q: ParsedQuery, semantic: str | None) -> dict[str, Any]:
             "terms": q.terms, "semantic": semantic or "not used"}
 
 
-_WORD_SPAN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _folded(word: str) -> str:
-    # The same few thousand words come back in every result list.
-    return fold(word)
-
-
 def snippet_of(text: str, stems: set[str], stemmer: Callable[[str], str], size: int
                ) -> tuple[str, list[tuple[int, int]]]:
     """The window of ``size`` words of ``text`` with the most matched words,
     and their spans."""
-    text = " ".join(text.split())
-    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
-    matched = [i for i, (a, b) in enumerate(spans) if stemmer(_folded(text[a:b])) in stems]
+    return snippet_from(tokens(text, stemmer), stems, size)
+
+
+def snippet_from(tok: tuple[str, list[tuple[int, int]], list[str]], stems: set[str] | frozenset[str],
+                 size: int) -> tuple[str, list[tuple[int, int]]]:
+    """``snippet_of`` a text already cut into words (``index.tokens``)."""
+    text, spans, word_stems = tok
     if not spans:
         return text[:200], []
+    matched = [i for i, s in enumerate(word_stems) if s in stems]
     start, end = _window(len(spans), matched, size)
     a0 = spans[start][0] if start else 0
     b0 = spans[end - 1][1] if end < len(spans) else len(text)

@@ -303,6 +303,7 @@ class Vectors:
         #: The stemmer for words the table lacks (the index's, when it sets it).
         self.stem: Callable[[str], str] | None = None
         self._rows: dict[int, array] = {}
+        self._docs: dict[int, list[float]] = {}
         self._unpack = struct.Struct(f"{DIM}b").unpack_from
 
     def _ints(self, n: int) -> tuple[int, ...]:
@@ -347,4 +348,14 @@ class Vectors:
         n = self.row_of.get(id)
         if n is None:
             return None
-        return sum(map(mul, vec, self._ints(n))) * self._scales[n]
+        row = self._docs.get(n)
+        if row is None:
+            # Kept as floats (shared objects: a list of pointers), as many
+            # as a row has ints: float times float is faster than float
+            # times int, and gives the very same product.
+            row = self._docs[n] = list(map(_FLOATS.__getitem__, self._ints(n)))
+        return sum(map(mul, vec, row)) * self._scales[n]
+
+
+#: -128..127 as floats, indexed by the int (a negative one from the end).
+_FLOATS = [float(i) for i in range(128)] + [float(i) for i in range(-128, 0)]

@@ -231,3 +231,28 @@ def test_the_third_development_part_is_apart_from_every_held_out_question(latest
     pages = [_page(q["source"]) for q in dev3]
     assert len(set(pages)) == len(pages) and not set(pages) & others
     assert len({q["query"] for q in dev3}) == len(dev3)
+
+
+def test_a_sibling_tied_with_a_candidate_is_its_best_sibling():
+    # Two subrules of 702.19 with the same score: each one's best sibling is
+    # the other (not 0 because the best value is its own); a lone subrule has none.
+    lexical = {"702.19b": 2.0, "702.19c": 2.0, "702.19d": 1.0, "510.1c": 4.0}
+    rows = fusion.features({}, lexical, {})
+    best = {id: dict(zip(fusion.FEATURES, row))["sibling_best"] for id, row in rows.items()}
+    assert best == {"702.19b": 0.5, "702.19c": 0.5, "702.19d": 0.5, "510.1c": 0.0}
+
+
+@pytest.mark.parametrize("limit", [1, 3, 10])
+def test_every_shown_result_of_a_question_says_how_close_its_meaning_is(engine, limit):
+    # The fused ranking's --why is made only for what can be shown: a short
+    # list, or one that the exact layers start, still has it for each result.
+    for question in ("my opponent bounced my creature, do the +1/+1 counters stay?",
+                     "under rule 702.19c, does my trample creature blocked by a creature "
+                     "with protection assign damage to the player?"):
+        full = {h.id: h.why for h in engine.search(question, 50).results}
+        shown = engine.search(question, limit).results
+        assert len(shown) == limit
+        for hit in shown:
+            assert hit.why == full[hit.id]
+            assert "similarity" in hit.why["semantic"]
+    assert shown[0].why["found_by"] == "rule number"  # placed before the fused ranking

@@ -734,3 +734,26 @@ def test_an_interrupted_embeddings_build_leaves_no_embeddings(engine, tmp_path, 
     assert not (target / embed.META).exists() and not list(target.glob(".*.tmp"))
     result = Engine(target).search(QUESTION, 5)
     assert any(n.startswith("semantic ranking off") for n in result.notes)
+
+
+def test_children_are_a_new_list_each_time(engine):
+    kids = engine.index.children("702.19")
+    assert kids[0] == "702.19" and "702.19c" in kids
+    kids.clear()  # a caller's change does not reach the index's cache
+    assert engine.index.children("702.19")[:2] == ["702.19", "702.19a"]
+
+
+def test_a_range_a_rule_cites_counts_its_members_among_the_candidates(engine):
+    from crsearch.rules.refs import cited_spans
+
+    index = engine.index
+    citing, span = next((i, s) for i in index.ids for s in cited_spans(index.stored(i)["text"])
+                        if s.start != s.end and len(index.children(s.start)) == 1)
+    members = [i for i in index.ids if i != citing and i.startswith(span.start[:3])
+               and span.start <= i <= span.end and len(i) <= max(len(span.start), len(span.end))]
+    assert len(members) >= 2
+    # Named as a range: only the members that are candidates count, asked
+    # twice (the text is read once, the range expanded per call).
+    assert members[0] in index.cites(citing, set(index.ids))
+    assert index.cites(citing, {members[0]}) & set(members) == {members[0]}
+    assert not index.cites(citing, set()) & set(members)
