@@ -398,7 +398,10 @@ def test_the_ready_tables_are_read_a_letter_at_a_time(engine):
     fresh = Engine(engine.index_dir)
     fresh.search("Both creatures die at the same time with Humility out?", 5)
     topics, cards = fresh.index.tables.topic_parts, fresh.index.tables.card_parts
-    assert topics.letters_read <= set("bcdashwtoi") | {""} and "d" in topics.letters_read
+    # "=": the whole-query cues ("=bounce"), a part of a few bytes every query offers its
+    # whole stem to.
+    assert topics.letters_read <= set("bcdashwtoi") | {"", "="} and "d" in topics.letters_read
+    assert "=" in topics.letters_read and "z" not in topics.letters_read
     assert "h" in cards.letters_read and "z" not in cards.letters_read
 
 
