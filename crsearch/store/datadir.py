@@ -394,7 +394,9 @@ class _Plain:
         self.memo: dict[str, str] = {}
 
 
-def _scanner() -> Callable[[str, int], tuple[Any, int]] | None:
+def json_scanner() -> Callable[[str, int], tuple[Any, int]] | None:
+    """The C JSON scanner (one value at an offset, as plain dicts), or None
+    where the interpreter lacks it: lets readers decode part of a large file."""
     try:
         import _json
     except ImportError:  # an interpreter without the C accelerator
@@ -417,7 +419,7 @@ def loads(text: str) -> Any:
 def _scan(text: str) -> Any:
     # ``loads`` itself (the lookup test replaces ``loads`` to catch a whole
     # chapter parsed; a chapters file's header line is not one).
-    scan = _scanner()
+    scan = json_scanner()
     if scan is not None:
         start = len(text) - len(text.lstrip(" \t\n\r"))
         try:
@@ -568,7 +570,7 @@ class StoredRelease:
         the release where the C scanner can start at them (``diff`` needs no
         more than the glossary and the changed rules)."""
         text = self._read(self.release_name, read_release_text)
-        scan = _scanner()
+        scan = json_scanner()
         # The file has sorted keys: the top-level "glossary" is the first such
         # key, and no JSON string holds an unescaped quote.
         at = text.find('"glossary":[')
@@ -986,7 +988,7 @@ def _run_of(text: str, first: str,
     """The rules ``keep`` accepts, parsed from the object of rule ``first`` on,
     when they stand together in ``text``; None when that cannot be shown
     (another format, a kept rule elsewhere, no C scanner): parse it all then."""
-    scan = _scanner()
+    scan = json_scanner()
     at = text.find(f'{_ID}{first}","kind":')
     start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
     if scan is None or start < 0 or not _ends_whole(text, scan):
@@ -1025,7 +1027,7 @@ def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
     it all and keeping the last rule of each id gives), parsed alone; None
     when that cannot be shown (another format, a cut file, no C scanner):
     parse it all then.  A search reads a few rules of many chapters."""
-    scan = _scanner()
+    scan = json_scanner()
     at = text.rfind(f'{_ID}{id}","kind":')
     start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
     if scan is None or start < 0:
@@ -1040,7 +1042,7 @@ def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
 def chapter_whole(text: str) -> bool:
     """True when a chapter file's text ends with a whole rule that closes the list
     (a cut file does not, wherever it was cut)."""
-    scan = _scanner()
+    scan = json_scanner()
     return scan is not None and _ends_whole(text, scan)
 
 

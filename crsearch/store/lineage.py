@@ -182,9 +182,9 @@ class Lineage:
         starts with ``{"came":`` before its ``"new":...,"old":...``; anything
         unexpected (an older or damaged file) reads the whole table.
         """
-        from crsearch.store.datadir import _scanner, read_bytes
+        from crsearch.store.datadir import json_scanner, read_bytes
 
-        scan = _scanner()
+        scan = json_scanner()
         try:
             text = read_bytes(os.path.join(os.fspath(root), FILE), "lineage").decode("utf-8")
         except FileNotFoundError:
