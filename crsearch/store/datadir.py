@@ -983,14 +983,21 @@ _RULE_START = '{"cited_by":'
 _ID = '"id":"'
 
 
+def _rule_at(text: str, id: str, last: bool = False) -> tuple[int, int]:
+    """Where rule ``id``'s ``"id"`` key (the first or ``last`` one) and the
+    object holding it start in a chapter file's ``text``; -1 when not there."""
+    key = f'{_ID}{id}","kind":'
+    at = text.rfind(key) if last else text.find(key)
+    return at, (text.rfind(_RULE_START, 0, at) if at >= 0 else -1)
+
+
 def _run_of(text: str, first: str,
             keep: Callable[[str], bool]) -> list[dict[str, Any]] | None:
     """The rules ``keep`` accepts, parsed from the object of rule ``first`` on,
     when they stand together in ``text``; None when that cannot be shown
     (another format, a kept rule elsewhere, no C scanner): parse it all then."""
     scan = json_scanner()
-    at = text.find(f'{_ID}{first}","kind":')
-    start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
+    at, start = _rule_at(text, first)
     if scan is None or start < 0 or not _ends_whole(text, scan):
         return None
     out: list[dict[str, Any]] = []
@@ -1028,8 +1035,7 @@ def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
     when that cannot be shown (another format, a cut file, no C scanner):
     parse it all then.  A search reads a few rules of many chapters."""
     scan = json_scanner()
-    at = text.rfind(f'{_ID}{id}","kind":')
-    start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
+    start = _rule_at(text, id, last=True)[1]
     if scan is None or start < 0:
         return None
     try:
