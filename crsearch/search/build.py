@@ -150,7 +150,7 @@ def build_index(release: Release, path: Path, via: Via | None = None,
 
     from crsearch.search import fastindex
     from crsearch.search.schema import FIELD_BOOSTS, new_build
-    from crsearch.search.whooshparts import Codec
+    from crsearch.search.whooshparts import Codec, Feed
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
@@ -163,11 +163,10 @@ def build_index(release: Release, path: Path, via: Via | None = None,
     docs = documents(release)
     postings = fastindex.FieldPostings(list(FIELD_BOOSTS))
     try:
+        feed = Feed(writer)
         for doc in docs:
-            values = whoosh_fields(doc)
-            writer.add_document(**values)
-            # The analyses Whoosh just made (kept by ``whooshparts.Text``).
-            postings.add({f: fields[f].index(values[f]) for f in FIELD_BOOSTS if f in values})
+            # The analyses made for Whoosh give the fast files' postings too.
+            postings.add(feed.add(whoosh_fields(doc)))
         writer.commit(optimize=False)
     except BaseException:
         writer.cancel()
