@@ -170,7 +170,8 @@ def _porter_stem(word: str) -> str:
 
 def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
           asked: list[dict[str, Any]] | None = None,
-          meaning_words: Callable[[str], list[str]] | None = None) -> str | None:
+          meaning_words: Callable[[str], list[str]] | None = None,
+          text_words: Callable[[str], list[str]] = words) -> str | None:
     """Write the embeddings of ``docs`` beside the index in ``path``.
 
     Returns None, or a one-line warning when no embeddings could be built
@@ -178,7 +179,8 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
     may use that the release does not (the slang table's words); ``asked``
     the questions asked before that hold for the release (``asked.for_release``),
     whose words ``meaning_words`` gives as a search reads them
-    (``query.Reader.meaning_words``).
+    (``query.Reader.meaning_words``); ``text_words`` gives a text's words
+    (``words``, or a copy the build keeps).
     """
     try:
         weights, tokenizer = model_files()
@@ -189,17 +191,20 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
         return f"no embeddings: {e}; questions use the lexical ranking"
     except ImportError as e:
         return f"no embeddings: {e.name or e} is not installed; questions use the lexical ranking"
-    table = load_file(str(weights))["embedding.weight"].astype(np.float32)[:, :DIM]
+    table = load_file(str(weights))["embedding.weight"]
     tok = Tokenizer.from_file(str(tokenizer))
     tok.no_padding()
     tok.no_truncation()
-    doc_words = [words(doc_text(d)) for d in docs]
+    doc_words = [doc_words_of(d, text_words) for d in docs]
     vocab = sorted({w for ws in doc_words for w in ws} | {w for x in extra_words for w in words(x)})
     index = {w: i for i, w in enumerate(vocab)}
-    word_vecs = np.zeros((len(vocab), DIM), np.float32)
-    for i, enc in enumerate(tok.encode_batch(vocab, add_special_tokens=False)):
-        if enc.ids:
-            word_vecs[i] = table[enc.ids].sum(0)
+    # A word's vector is the sum of its tokens' rows, all words at once.
+    token_ids = [enc.ids for enc in tok.encode_batch(vocab, add_special_tokens=False)]
+    used = np.unique(np.fromiter((t for ids in token_ids for t in ids), np.int64))
+    # Only the rows used are widened to float32 (the same values).
+    rows = np.zeros((int(used[-1]) + 1 if len(used) else 0, DIM), np.float32)
+    rows[used] = table[used, :DIM].astype(np.float32)
+    word_vecs = sums(rows, token_ids)
     doc_vecs = np.zeros((len(docs), DIM), np.float32)
     for i, ws in enumerate(doc_words):
         if ws:
@@ -232,6 +237,39 @@ def build(docs: list[dict[str, Any]], extra_words: list[str], path: Path,
     write_atomic(path / META, json.dumps(meta, ensure_ascii=False,
                                          separators=(",", ":")).encode("utf-8"))
     return None
+
+
+def doc_words_of(doc: dict[str, Any], text_words: Callable[[str], list[str]] = words
+                 ) -> list[str]:
+    """``words(doc_text(doc))``, from the words of its parts (``text_words``:
+    ``words`` or a kept copy of it).  Words never span the spaces between the
+    parts, and folding leaves spaces alone: the same list."""
+    return [*text_words(doc.get("title", "")), *text_words(doc.get("text", "")),
+            *text_words(doc.get("examples", ""))]
+
+
+#: ``rows.sum(0)`` adds fewer rows than this one after another (numpy sums
+#: longer runs pairwise, in another order).
+PAIRWISE = 8
+
+
+def sums(rows: Any, groups: list[list[int]]) -> Any:
+    """Per group (a list of row numbers of ``rows``), the sum of those rows
+    exactly as ``rows[group].sum(0)`` makes it (zeros for an empty group):
+    the groups of fewer than ``PAIRWISE`` rows all at once (``np.add.reduceat``
+    adds row after row too), the others one by one."""
+    import numpy as np
+
+    out = np.zeros((len(groups), rows.shape[1]), rows.dtype)
+    short = [k for k, g in enumerate(groups) if 0 < len(g) < PAIRWISE]
+    if short:
+        flat = np.fromiter((i for k in short for i in groups[k]), np.int64)
+        bounds = np.cumsum([0] + [len(groups[k]) for k in short[:-1]])
+        out[short] = np.add.reduceat(rows[flat], bounds, axis=0)
+    for k, g in enumerate(groups):
+        if len(g) >= PAIRWISE:
+            out[k] = rows[g].sum(0)
+    return out
 
 
 def quantize(rows: Any) -> tuple[Any, Any]:
