@@ -13,8 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from crsearch.rules import numbers
 from crsearch.rules.model import Chapter, Release, Rule, Section
-from crsearch.rules.text import norm_title, words
-from crsearch.search.schema import INDEX_FORMAT, INDEX_NAME, TERMS, load_whoosh, schema
+from crsearch.rules.text import norm_title
+from crsearch.search.schema import (
+    INDEX_FORMAT,
+    INDEX_NAME,
+    TERMS,
+    load_whoosh,
+    schema,
+    text_words,
+)
 
 if TYPE_CHECKING:
     from crsearch.search.tables import Via
@@ -114,9 +121,9 @@ def terms_of(release: Release) -> dict[str, Any]:
         for attr in ("title", "text", "term"):
             value = getattr(item, attr, None)
             if value:
-                vocab.update(w for w in words(value) if w.isalpha())
+                vocab.update(w for w in text_words(value) if w.isalpha())
         for ex in getattr(item, "examples", ()):
-            vocab.update(w for w in words(ex) if w.isalpha())
+            vocab.update(w for w in text_words(ex) if w.isalpha())
     return {
         "format": INDEX_FORMAT,
         "effective_date": release.effective_date,
@@ -227,7 +234,7 @@ def _embed(docs: list[dict[str, Any]], terms: dict[str, Any], path: Path, carry:
     # The questions asked before are read by this very index, as a search
     # will read a new question, so that their vectors compare.
     return semantic.build(docs, slang_words(), path, tables.asked(carry),
-                          Reader(terms).meaning_words)
+                          Reader(terms).meaning_words, text_words)
 
 
 def repair_hooks() -> IndexHooks:

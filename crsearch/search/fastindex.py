@@ -129,7 +129,14 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     """
     from whoosh.lang.porter import stem
 
-    from crsearch.search.schema import BM25_B, BM25_K1, COMMON, FIELD_BOOSTS, INDEX_FORMAT
+    from crsearch.search.schema import (
+        BM25_B,
+        BM25_K1,
+        COMMON,
+        FIELD_BOOSTS,
+        INDEX_FORMAT,
+        text_words,
+    )
 
     fields = list(FIELD_BOOSTS)
     scored = postings.scores(BM25_B, BM25_K1)
@@ -170,7 +177,7 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     chapter_texts = _chapter_texts(path)
     texts: dict[str, str] = {}
     for d in docs:
-        for w in words(d.get("text", "")) + words(d.get("title", "")):
+        for w in (*text_words(d.get("text", "")), *text_words(d.get("title", ""))):
             if w not in stems:
                 stems[w] = stem(w)
         key = shard_of(d["id"])

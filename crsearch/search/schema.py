@@ -101,11 +101,17 @@ _analysed: dict[str, Any] = {}
 _analysed_before: dict[str, Any] = {}
 
 
+#: Each text's ``words`` by text, kept as the analyses are.
+_words: dict[str, list[str]] = {}
+_words_before: dict[str, list[str]] = {}
+
+
 def new_build() -> None:
     """Start an index build: keep the analyses of the last build only (a
     batch import holds two releases' texts, not the archive's)."""
-    global _analysed, _analysed_before
+    global _analysed, _analysed_before, _words, _words_before
     _analysed_before, _analysed = _analysed, {}
+    _words_before, _words = _words, {}
 
 
 #: Each word's Porter stem, kept by the builds of this process (the index's
@@ -115,8 +121,9 @@ stems: dict[str, str] = {}
 
 def forget_analyses() -> None:
     """Drop every kept analysis and stem (a benchmark times a build from cold)."""
-    global _analysed, _analysed_before
+    global _analysed, _analysed_before, _words, _words_before
     _analysed, _analysed_before = {}, {}
+    _words, _words_before = {}, {}
     stems.clear()
 
 
@@ -128,6 +135,21 @@ def analysed(text: str, analyse: Callable[[], Any]) -> Any:
         if got is None:
             got = analyse()
         _analysed[text] = got
+    return got
+
+
+def text_words(text: str) -> list[str]:
+    """``rules.text.words(text)``, kept from this build or the last (the
+    build's terms, fast files and embeddings each read every text's words).
+    The list is shared: never change it."""
+    got = _words.get(text)
+    if got is None:
+        got = _words_before.get(text)
+        if got is None:
+            from crsearch.rules.text import words
+
+            got = words(text)
+        _words[text] = got
     return got
 
 
