@@ -151,6 +151,7 @@ class Carry:
                  table: Renumbering | None = None):
         self.date, self.texts, self.via = date, texts, via
         self._words: dict[str, set[str]] = {}  # each id's words, once (``holds``)
+        self._carried: dict[str, str | None] = {}  # the tables name the same rules often
         self.table = table if table is not None else renumbering()
         t = self.table
         known = t.index(date)
@@ -164,6 +165,13 @@ class Carry:
             self.base = t.nearest(date) if t.dates else None
 
     def __call__(self, id: str) -> str | None:
+        try:
+            return self._carried[id]
+        except KeyError:
+            got = self._carried[id] = self._carry(id)
+            return got
+
+    def _carry(self, id: str) -> str | None:
         t = self.table
         check = t.check.get(id)
         if check is None or self.base is None:

@@ -249,6 +249,7 @@ class Feed:
         #: scored field -> each document's length as the lengths column keeps it.
         self.lengths: dict[str, list[int | None]] = {}
         self._to_byte = to_byte
+        self._ids: dict[tuple[str, Any], Any] = {}
         for name in self.schema.names():
             field = self.schema[name]
             if field.column_type or field.vector or field.separate_spelling():
@@ -272,7 +273,14 @@ class Feed:
             field = self.schema[name]
             length = 0
             if field.indexed:
-                items = out[name] = field.index(value)
+                if isinstance(field, Text):
+                    items = field.index(value)  # kept by the field
+                else:
+                    # Ids and kinds: a few values, each analysed once.
+                    items = self._ids.get((name, value))
+                    if items is None:
+                        items = self._ids[(name, value)] = tuple(field.index(value))
+                out[name] = items
                 # A field without postings must not reach the field writer
                 # (it would enter the segment's field map).
                 terms = self.terms.setdefault(name, {}) if items else {}
