@@ -168,16 +168,17 @@ def build_index(release: Release, path: Path, via: Via | None = None,
     # memory, so this avoids merges and sub-processes entirely.
     writer = ix.writer(limitmb=256, procs=1, multisegment=False, codec=Codec())
     docs = documents(release)
-    postings = fastindex.FieldPostings(list(FIELD_BOOSTS))
     try:
         feed = Feed(writer)
         for doc in docs:
-            # The analyses made for Whoosh give the fast files' postings too.
-            postings.add(feed.add(whoosh_fields(doc)))
+            feed.add(whoosh_fields(doc))
         writer.commit(optimize=False)
     except BaseException:
         writer.cancel()
         raise
+    # The postings gathered for Whoosh are the fast files' too.
+    postings = fastindex.FieldPostings.gathered(list(FIELD_BOOSTS), len(docs), feed.terms,
+                                                feed.lengths)
     terms = terms_of(release)
     from crsearch.store.datadir import packed_json
 

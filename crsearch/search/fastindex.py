@@ -80,20 +80,22 @@ class FieldPostings:
         self.lengths: dict[str, list[int]] = {f: [] for f in fields}
         self.total: dict[str, int] = dict.fromkeys(fields, 0)
 
-    def add(self, analysed: dict[str, Any]) -> None:
-        """The next document: field -> its ``Text.index`` tuples."""
-        n = self.n
-        self.n += 1
-        for field in self.fields:
-            items = analysed.get(field)
-            length = 0
-            if items:
-                terms = self.terms[field]
-                for tbytes, freq, weight, _ in items:
-                    length += freq
-                    terms.setdefault(tbytes.decode("utf-8"), []).append((n, weight))
-            self.lengths[field].append(length)
-            self.total[field] += length
+    @classmethod
+    def gathered(cls, fields: list[str], n: int,
+                 terms: dict[str, dict[bytes, list[tuple[int, float, bytes]]]],
+                 lengths: dict[str, list[int]]) -> FieldPostings:
+        """The postings of ``n`` documents, from those already gathered by term (field -> term bytes -> [(docnum, weight, value)],
+        docnums ascending; ``whooshparts.Feed``) and each field's lengths."""
+        got = cls(fields)
+        got.n = n
+        for field in fields:
+            got.terms[field] = {t.decode("utf-8"): [(d, w) for d, w, _ in posts]
+                                for t, posts in terms.get(field, {}).items()}
+            lens = list(lengths.get(field, ()))
+            lens.extend([0] * (n - len(lens)))
+            got.lengths[field] = lens
+            got.total[field] = sum(lens)
+        return got
 
     def scores(self, b: float, k1: float) -> dict[str, dict[str, list[tuple[int, float]]]]:
         """field -> term -> [(document number, BM25F score)], as Whoosh's

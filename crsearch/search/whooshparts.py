@@ -224,7 +224,7 @@ class _FieldWriter(whoosh3.W3FieldWriter):
         for fieldname in sorted(items.terms):
             field = schema[fieldname]
             self.start_field(fieldname, field)
-            lens = items.lengths.get(fieldname)
+            lens = items.stored_lengths(fieldname)
             terms = items.terms[fieldname]
             for btext in sorted(terms):
                 self.start_term(btext)
@@ -246,8 +246,8 @@ class Feed:
         self.schema = writer.schema
         #: field -> term bytes -> [(docnum, weight, value)], docnums ascending.
         self.terms: dict[str, dict[bytes, list[tuple[int, float, bytes]]]] = {}
-        #: scored field -> each document's length as the lengths column keeps it.
-        self.lengths: dict[str, list[int | None]] = {}
+        #: scored field -> each document's length (tokens; 0 without the field).
+        self.lengths: dict[str, list[int]] = {}
         self._to_byte = to_byte
         self._ids: dict[tuple[str, Any], Any] = {}
         for name in self.schema.names():
@@ -293,8 +293,8 @@ class Feed:
                         got.append((docnum, weight, vbytes))
                 if field.scorable:
                     lens = self.lengths.setdefault(name, [])
-                    lens.extend([None] * (docnum - len(lens)))
-                    lens.append(_LENGTH_OF[self._to_byte(length)])
+                    lens.extend([0] * (docnum - len(lens)))
+                    lens.append(length)
                 else:
                     length = 0
             perdoc.add_field(name, field, value if field.stored else None, length)
@@ -302,6 +302,15 @@ class Feed:
         writer._added = True
         writer.docnum += 1
         return out
+
+    def stored_lengths(self, field: str) -> list[int | None] | None:
+        """Each document's length in ``field`` as the lengths column keeps it
+        (None for 0), as the postings writer reads them; None when not scored."""
+        lens = self.lengths.get(field)
+        if lens is None:
+            return None
+        to_byte = self._to_byte
+        return [_LENGTH_OF[to_byte(x)] for x in lens]
 
 
 class Codec(whoosh3.W3Codec):
