@@ -239,6 +239,10 @@ def _stage_args(args: tuple) -> ImportResult:
     return _stage(*args)
 
 
+#: The most neighbouring releases a worker of a batch import takes at once.
+CHUNK = 8
+
+
 def import_sources(sources: list, store: Store, *, build_index: bool = True,
                    progress: Progress | None = None, jobs: int = 1,
                    force: bool = False) -> list[ImportResult]:
@@ -280,11 +284,16 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
         if jobs > 1 and len(todo) > 1:
             import multiprocessing
 
+            workers = min(jobs, len(todo))
             pool = multiprocessing.get_context("fork").Pool(
-                min(jobs, len(todo)), initializer=_worker_init, initargs=(me,))
+                workers, initializer=_worker_init, initargs=(me,))
             try:
                 args = [(sources[n], root, build_index, me, force) for n in todo]
-                for n, staged in zip(todo, pool.imap(_stage_args, args)):
+                # Each worker takes a run of neighbouring releases: an index
+                # build reuses what the one before it made of the texts they
+                # share (``search.build``), most of them between neighbours.
+                chunk = max(1, min(CHUNK, len(todo) // (2 * workers)))
+                for n, staged in zip(todo, pool.imap(_stage_args, args, chunksize=chunk)):
                     publish(n, staged)
                 pool.close()
             except BaseException:

@@ -198,9 +198,11 @@ def build_index(release: Release, path: Path, via: Via | None = None,
 def forget() -> None:
     """Forget what builds keep for the next one (texts' analyses, words'
     stems): the next build works from cold, as a single import does."""
+    from crsearch.search import fastindex
     from crsearch.search.schema import forget_analyses
 
     forget_analyses()
+    fastindex.forget()
 
 
 def whoosh_fields(doc: dict[str, Any]) -> dict[str, Any]:

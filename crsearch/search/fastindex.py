@@ -204,7 +204,7 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     # (docs/decisions/fast-tables.md).
     if carry is None:
         carry = default_carry(terms["effective_date"], docs)
-    ready, longest = ready_tables(carry, stem)
+    ready, longest = ready_tables(carry, stem, keep_cues=True)
     tables: dict[str, Any] = {}
     for what, (name, sources) in FAST_TABLES.items():
         parts: dict[str, list[int]] = {}
@@ -277,15 +277,34 @@ def default_carry(date: str, docs: list[dict[str, Any]]) -> Carry:
     return Carry(date, doc_texts(docs))
 
 
-def ready_tables(carry: Carry, stem: Callable[[str], str]) -> tuple[dict[str, dict[str, Any]], int]:
+#: Each topic cue's stems (Porter's, as ``write`` stems): the same for every
+#: build of a batch import.
+_cue_stems: dict[str, frozenset[str]] = {}
+
+
+def forget() -> None:
+    """Drop what builds keep for the next one here (the cues' stems)."""
+    _cue_stems.clear()
+
+
+def ready_tables(carry: Carry, stem: Callable[[str], str], keep_cues: bool = False
+                 ) -> tuple[dict[str, dict[str, Any]], int]:
     """The topics (cues stemmed) and cards (by first letter) with their ids
-    carried, as an index keeps them ready; and the longest card name in words."""
+    carried, as an index keeps them ready; and the longest card name in words.
+    ``keep_cues``: ``stem`` is Porter's, the cues' stems are kept for the next build."""
     from crsearch.search import tables
     from crsearch.search.cardtopics import table_by_letter
-    from crsearch.search.topics import Cues
+    from crsearch.search.topics import Cues, cue_stems
+
+    def stems_of(cue: str) -> frozenset[str]:
+        got = _cue_stems.get(cue)
+        if got is None:
+            got = _cue_stems[cue] = cue_stems(cue, stem)
+        return got
 
     cards = tables.cards(carry)
-    return ({"topics": Cues(stem, topics=tables.topics(carry)).to_parts(),
+    return ({"topics": Cues(stem, topics=tables.topics(carry),
+                            stems_of=stems_of if keep_cues else None).to_parts(),
              "cards": table_by_letter(cards)}, cards["longest"])
 
 

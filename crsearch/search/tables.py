@@ -69,6 +69,7 @@ class Renumbering:
         self.numbering, self.dates = numbering, dates
         self.check, self.chains = check, chains
         self._index = {d: k for k, d in enumerate(dates)}
+        self._starts: dict[str, list[int]] = {}  # each chain's release indexes
 
     @classmethod
     def parse(cls, text: str) -> Renumbering:
@@ -100,7 +101,10 @@ class Renumbering:
         chain = self.chains.get(id)
         if not chain:
             return None
-        at = bisect.bisect_right([c[0] for c in chain], k) - 1
+        starts = self._starts.get(id)
+        if starts is None:
+            starts = self._starts[id] = [c[0] for c in chain]
+        at = bisect.bisect_right(starts, k) - 1
         return chain[at][1] if at >= 0 else None
 
 

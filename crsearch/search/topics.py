@@ -119,12 +119,14 @@ class Cues:
     for matching many questions.
 
     ``keep`` says which rule ids to keep: a topic none of whose rules is kept
-    is left out.  Give the topics carried into a release
+    is left out.  ``stems_of`` gives a cue's ``cue_stems`` with ``stem``
+    (one that keeps them between index builds).  Give the topics carried into a release
     (``tables.topics``) for any release but the table's own.
     """
 
     def __init__(self, stem: Callable[[str], str], keep: Callable[[str], bool] = lambda id: True,
-                 topics: tuple[Topic, ...] | None = None):
+                 topics: tuple[Topic, ...] | None = None,
+                 stems_of: Callable[[str], frozenset[str]] | None = None):
         self.stem = stem
         self._part: Callable[[str], dict[str, Any] | None] | None = None
         self._letters: list[str] = []
@@ -136,7 +138,8 @@ class Cues:
                 kept = Topic(topic.cues, rules)
                 # Cue words are read as question words are: a cue keeps no
                 # stop word or "'s" that the question side drops.
-                self._cues.extend((cue_stems(c, stem), c, kept) for c in topic.cues)
+                self._cues.extend((stems_of(c) if stems_of else cue_stems(c, stem), c, kept)
+                                  for c in topic.cues)
 
     def to_parts(self) -> dict[str, dict[str, Any]]:
         """The stemmed cues as JSON-able values, by first letter (what an index
