@@ -26,6 +26,7 @@ standard library only: no Whoosh import on this path.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -171,10 +172,8 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     shards: dict[str, list[list[Any]]] = {}
     # The judges' topic cues too: a question matches them without loading
     # the stemmer (a word missing here is stemmed at query time).
-    from crsearch.search.topics import cue_words
-
     stem = _stemmer(stem)
-    for w in cue_words():
+    for w in _cue_words():
         stems[w] = stem(w)
     chapter_texts = _chapter_texts(path)
     texts: dict[str, str] = {}
@@ -280,18 +279,55 @@ def default_carry(date: str, docs: list[dict[str, Any]]) -> Carry:
 #: Each topic cue's stems (Porter's, as ``write`` stems): the same for every
 #: build of a batch import.
 _cue_stems: dict[str, frozenset[str]] = {}
+#: The last build's ready tables, and what decided them: the id each rule
+#: the tables name is carried to (neighbouring releases mostly agree).
+_last_ready: dict[tuple[str | None, ...], tuple[dict[str, dict[str, Any]], int]] = {}
 
 
 def forget() -> None:
-    """Drop what builds keep for the next one here (the cues' stems)."""
+    """Drop what builds keep for the next one here (cues' stems, ready tables)."""
     _cue_stems.clear()
+    _last_ready.clear()
+
+
+@functools.cache
+def _cue_words() -> frozenset[str]:
+    from crsearch.search.topics import cue_words
+
+    return frozenset(cue_words())
+
+
+@functools.cache
+def _table_ids() -> tuple[str, ...]:
+    """Every rule id the topics and the cards table name, each once."""
+    from crsearch.search.cardtopics import table
+    from crsearch.search.topics import TOPICS
+
+    ids = [i for t in TOPICS for i in t.rules]
+    ids += [i for rules in table()["rules"].values() for i in rules]
+    return tuple(dict.fromkeys(ids))
 
 
 def ready_tables(carry: Carry, stem: Callable[[str], str], keep_cues: bool = False
                  ) -> tuple[dict[str, dict[str, Any]], int]:
     """The topics (cues stemmed) and cards (by first letter) with their ids
     carried, as an index keeps them ready; and the longest card name in words.
-    ``keep_cues``: ``stem`` is Porter's, the cues' stems are kept for the next build."""
+    ``keep_cues``: ``stem`` is Porter's; what is made is kept for the next
+    build (the cues' stems, and the tables while they carry the same ids).
+    The result is shared: never change it."""
+    if keep_cues:
+        key = tuple(carry(i) for i in _table_ids())
+        got = _last_ready.get(key)
+        if got is None:
+            got = _ready_tables(carry, stem, keep_cues)
+            _last_ready.clear()
+            _last_ready[key] = got
+        return got
+    return _ready_tables(carry, stem, keep_cues)
+
+
+def _ready_tables(carry: Carry, stem: Callable[[str], str], keep_cues: bool
+                  ) -> tuple[dict[str, dict[str, Any]], int]:
     from crsearch.search import tables
     from crsearch.search.cardtopics import table_by_letter
     from crsearch.search.topics import Cues, cue_stems
