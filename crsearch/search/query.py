@@ -448,6 +448,25 @@ def is_english(word: str) -> bool:
     return word in english_words()
 
 
+#: The last vocabulary ``_closest`` read, with its words by first letter
+#: and by length (one tuple, replaced whole: threads may share it).
+_parts: tuple[Any, dict[str, list[str]], dict[int, list[str]]] = (None, {}, {})
+
+
+def _vocab_parts(vocab: dict[str, int]) -> tuple[dict[str, list[str]], dict[int, list[str]]]:
+    """``vocab``'s words by first letter and by length (the last vocabulary's kept)."""
+    global _parts
+    last = _parts
+    if last[0] is not vocab:
+        by_first: dict[str, list[str]] = {}
+        by_length: dict[int, list[str]] = {}
+        for v in vocab:
+            by_first.setdefault(v[:1], []).append(v)
+            by_length.setdefault(len(v), []).append(v)
+        last = _parts = (vocab, by_first, by_length)
+    return last[1], last[2]
+
+
 def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
     """The known word closest to ``word`` (``suggest.ranked``) and a likely
     typing of it (``suggest.close_enough``); titles' words and frequent
@@ -456,8 +475,11 @@ def _closest(word: str, vocab: dict[str, int], titles: set[str]) -> str | None:
 
     c = CORRECTION
     n = len(word)
-    pool = [v for v in vocab if abs(len(v) - n) <= c["near"] and v[:1] == word[:1]] or \
-           [v for v in vocab if abs(len(v) - n) <= c["far"]]
+    by_first, by_length = _vocab_parts(vocab)
+    # The order of the pool does not matter: ``ranked`` sorts by score, then word.
+    pool = [v for v in by_first.get(word[:1], ()) if abs(len(v) - n) <= c["near"]] or \
+           [v for k in range(n - int(c["far"]), n + int(c["far"]) + 1)
+            for v in by_length.get(k, ())]
     scored = [(r + (c["title"] if cand in titles else 0.0)
                + min(vocab.get(cand, 0), c["count_cap"]) / c["count_scale"], cand)
               for cand, r in ranked(word, pool, limit=len(pool), cutoff=c["cutoff"])
