@@ -6,9 +6,10 @@ undecodable, truncated download) is reported and leaves the store untouched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -140,6 +141,28 @@ def warnings_for(release: Release) -> list[str]:
     return out
 
 
+#: The collector's thresholds while a release is imported: young objects
+#: are still collected, the whole heap almost never (see ``gc_eased``).
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+@contextlib.contextmanager
+def gc_eased() -> Iterator[None]:
+    """Few garbage collections inside: parsing and indexing a release make
+    millions of objects that live until its index is written, and with the
+    default thresholds the collector walks the whole heap again and again
+    (about a sixth of an import's CPU).  Cycles among young objects are
+    still collected; the default thresholds come back when the block ends."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = None,
            force: bool = False, alone: bool = False) -> ImportResult:
     """Parse one source and stage it in the store (runs in a worker process).
@@ -147,6 +170,12 @@ def _stage(src: Any, store_root: str, build_index: bool, owner: int | None = Non
     A download whose text stops early (no Credits) is taken for a broken
     connection, not a release, unless ``force``.
     """
+    with gc_eased():
+        return _stage_now(src, store_root, build_index, owner, force, alone)
+
+
+def _stage_now(src: Any, store_root: str, build_index: bool, owner: int | None,
+               force: bool, alone: bool) -> ImportResult:
     result = ImportResult(src.name)
     if getattr(src, "error", None):
         result.error = src.error
@@ -275,7 +304,8 @@ def import_sources(sources: list, store: Store, *, build_index: bool = True,
         done = results[n] = _publish(store, staged, force)
         if done.stored is not None:
             stored.append(done.stored.effective_date)
-            linker = _relink(store, done, linker)
+            with gc_eased():
+                linker = _relink(store, done, linker)
         if progress:
             progress(n + 1, total, staged.name)
 
@@ -345,7 +375,8 @@ def embed_newest(store: Store, results: list[ImportResult]) -> None:
     index = newest.index_dir
     if not (index / "terms.json").exists() or (index / semantic.META).exists():
         return
-    warning = embedder(store, newest)()
+    with gc_eased():
+        warning = embedder(store, newest)()
     if warning:
         for r in results:
             if r.stored is not None and r.stored.dir == newest.dir:
@@ -435,5 +466,6 @@ def reindex(store: Store, stored: StoredRelease) -> None:
     through = _via(store, release, os.path.basename(stored.dir))
     # As an import does: embeddings now for the newest release only.
     newest = stored.effective_date == store.pick().effective_date
-    store.replace_index(stored, lambda path: build.build_index(release, path, through,
-                                                               embeddings=newest))
+    with gc_eased():
+        store.replace_index(stored, lambda path: build.build_index(release, path, through,
+                                                                   embeddings=newest))
