@@ -196,13 +196,16 @@ def build_index(release: Release, path: Path, via: Via | None = None,
 
 
 def forget() -> None:
-    """Forget what builds keep for the next one (texts' analyses, words'
-    stems): the next build works from cold, as a single import does."""
+    """Forget what builds keep for the next one (texts' analyses and words,
+    words' stems, ready tables, packed chapters): the next build works from
+    cold, as a single import does."""
     from crsearch.search import fastindex
     from crsearch.search.schema import forget_analyses
+    from crsearch.store.datadir import forget_packs
 
     forget_analyses()
     fastindex.forget()
+    forget_packs()
 
 
 def whoosh_fields(doc: dict[str, Any]) -> dict[str, Any]:

@@ -368,13 +368,29 @@ def chapter_ids(path: str | Path) -> list[str]:
         return list(_chapters_head(f)[1])
 
 
+#: Each chapter's packed block by its JSON text: this pack's, and the one's before.
+_packed: dict[str, bytes] = {}
+_packed_before: dict[str, bytes] = {}
+
+
+def forget_packs() -> None:
+    """Drop the chapters' blocks kept for the next pack."""
+    _packed.clear()
+    _packed_before.clear()
+
+
 def pack_chapters(chapters: dict[str, list[dict[str, Any]]]) -> bytes:
     """The bytes of ``chapters.z`` for the rules of each chapter (``by_chapter``)."""
     from crsearch.files import deflate
 
     blocks, index, at = [], {}, 0
+    global _packed, _packed_before
+    _packed_before, _packed = _packed, {}
     for chapter, rules in chapters.items():
-        block = deflate(_dumps(rules).encode("utf-8"), 6)
+        text = _dumps(rules)
+        # A batch import packs the same chapters release after release.
+        block = _packed.get(text) or _packed_before.get(text) or deflate(text.encode("utf-8"), 6)
+        _packed[text] = block
         index[chapter] = [at, len(block)]
         at += len(block)
         blocks.append(block)
@@ -1080,11 +1096,14 @@ def catalog_entry(release: Release, dirname: str) -> dict[str, Any]:
     }
 
 
-def by_chapter(release: Release) -> dict[str, list[dict[str, Any]]]:
-    """What each chapter file of ``release`` holds, by chapter id."""
+def by_chapter(release: Release, rules: list[dict[str, Any]] | None = None
+               ) -> dict[str, list[dict[str, Any]]]:
+    """What each chapter file of ``release`` holds, by chapter id (``rules``:
+    its rules' ``to_dict()``, when already made)."""
     by_chapter: dict[str, list[dict[str, Any]]] = {c.id: [] for c in release.chapters}
-    for r in release.rules:
-        by_chapter.setdefault(r.chapter, []).append(r.to_dict())
+    dicts = rules if rules is not None else [r.to_dict() for r in release.rules]
+    for r, d in zip(release.rules, dicts):
+        by_chapter.setdefault(r.chapter, []).append(d)
     return by_chapter
 
 
@@ -1094,13 +1113,14 @@ def write_release_files(release: Release, folder: Path) -> None:
 
     # The whole release repeats the chapters; only export, the index and
     # the site read it, so it is kept compressed (about a fifth of the size).
-    text = _dumps(release.to_dict())
+    data = release.to_dict()
+    text = _dumps(data)
     with open(folder / RELEASE_FILE, "wb") as f:
         f.write(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
     # One file, not one per chapter: 147 small files took 1.5 MB on disk
     # (a block each at least), the pack 0.3 MB.
     with open(folder / CHAPTERS, "wb") as f:
-        f.write(pack_chapters(by_chapter(release)))
+        f.write(pack_chapters(by_chapter(release, data["rules"])))
     _write_json(folder / "meta.json", meta_of(release))
 
 
