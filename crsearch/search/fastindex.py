@@ -85,8 +85,9 @@ class FieldPostings:
     def gathered(cls, fields: list[str], n: int,
                  terms: dict[str, dict[bytes, list[tuple[int, float, bytes]]]],
                  lengths: dict[str, list[int]]) -> FieldPostings:
-        """The postings of ``n`` documents, from those already gathered by term (field -> term bytes -> [(docnum, weight, value)],
-        docnums ascending; ``whooshparts.Feed``) and each field's lengths."""
+        """The postings of ``n`` documents, from those already gathered by
+        term (field -> term bytes -> [(docnum, weight, value)], docnums
+        ascending: ``whooshparts.Feed``) and each field's lengths."""
         got = cls(fields)
         got.n = n
         for field in fields:
