@@ -289,16 +289,17 @@ def pack(data: Any) -> bytes:
 
 
 def read_block(path: Path, where: list[int]) -> Any:
-    """The block at ``where`` ([offset, length]); ValueError when damaged."""
-    import zlib
+    """The block at ``where`` ([offset, length]); ValueError when damaged or
+    cut short, ``TooLarge`` when it would inflate past an index file's limit."""
+    from crsearch.files import inflate
+    from crsearch.store.datadir import LIMITS
 
     with open(path, "rb") as f:
         f.seek(where[0])
         raw = f.read(where[1])
-    try:
-        return json.loads(zlib.decompress(raw))
-    except zlib.error as e:
-        raise ValueError(f"damaged block ({e})") from None
+    if len(raw) != where[1]:
+        raise ValueError(f"a block of {path.name} is cut short")
+    return json.loads(inflate(raw, LIMITS["index"], path, f"a block of {path.name}"))
 
 
 class ChapterTexts:
