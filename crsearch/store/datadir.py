@@ -322,14 +322,28 @@ def inflate(data: bytes, limit: int, path: str | Path, what: str = "the file") -
     return text
 
 
-def read_chapter(path: str | Path, chapter: str) -> str | None:
+def read_chapter(path: str | Path, chapter: str,
+                 heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] | None = None) -> str | None:
     """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
     None when it holds no such chapter.  Only the header and that chapter's
-    block are read; ValueError (or an OSError) when the file is damaged."""
+    block are read; ValueError (or an OSError) when the file is damaged.
+
+    ``heads`` keeps the header read and checked, by the file's identity
+    (device, inode, size, time): a reader of many chapters of one file (a
+    question's candidates come from dozens) parses it once.
+    """
     from crsearch.files import open_regular
 
     with open_regular(path, LIMITS["chapters"]) as f:
-        head, blocks = _chapters_head(f)
+        if heads is None:
+            head, blocks = _chapters_head(f)
+        else:
+            st = os.fstat(f.fileno())
+            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            got = heads.get(stamp)
+            if got is None:
+                got = heads[stamp] = _chapters_head(f)
+            head, blocks = got
         where = blocks.get(chapter)
         if where is None:
             return None
