@@ -203,13 +203,6 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
     if carry is None:
         carry = default_carry(terms["effective_date"], docs)
     ready, longest = ready_tables(carry, stem)
-    # The rules-famous cards' names too: a question naming two of them
-    # looks their words up as topic cues (``boosts._cards_together``).
-    for part in ready["cards"].values():
-        for name in part["rules"]:
-            for w in words(name):
-                if w not in stems:
-                    stems[w] = stem(w)
     tables: dict[str, Any] = {}
     for what, (name, sources) in FAST_TABLES.items():
         parts: dict[str, list[int]] = {}
@@ -356,6 +349,11 @@ class ChapterTexts:
 
         self._text = text
         self._all: dict[str, str] | None = None if text and chapter_whole(text) else self._parse()
+        #: Where each rule's key stands (``datadir.rule_keys``), once a few
+        #: rules of this chapter were asked for: then one pass over the
+        #: text finds them all, cheaper than a search of it per rule.
+        self._keys: dict[str, int] | None = None
+        self._asked = 0
 
     def _parse(self) -> dict[str, str]:
         try:
@@ -365,9 +363,12 @@ class ChapterTexts:
 
     def get(self, id: str) -> str:
         if self._all is None:
-            from crsearch.store.datadir import last_rule_of
+            from crsearch.store.datadir import last_rule_of, rule_keys
 
-            rule = last_rule_of(self._text, id)
+            self._asked += 1
+            if self._keys is None and self._asked > 3:
+                self._keys = rule_keys(self._text)
+            rule = last_rule_of(self._text, id, self._keys)
             if rule is not None:
                 return rule.get("text", "")
             self._all = self._parse()  # not found alone: an id it lacks, another format

@@ -1043,13 +1043,27 @@ def _run_of(text: str, first: str,
     return out
 
 
-def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
+def rule_keys(text: str) -> dict[str, int]:
+    """Where the last ``"id"`` key of each rule stands in a chapter file's
+    ``text``: ``_rule_at(text, id, last=True)[0]`` of every id, in one pass
+    (a reader of many rules of one chapter searches it once, not per rule)."""
+    import re
+
+    return {m[1]: m.start() for m in re.finditer(r'"id":"([^"]*)","kind":', text)}
+
+
+def last_rule_of(text: str, id: str, keys: dict[str, int] | None = None) -> dict[str, Any] | None:
     """The last object of rule ``id`` in a chapter file's ``text`` (what parsing
     it all and keeping the last rule of each id gives), parsed alone; None
     when that cannot be shown (another format, a cut file, no C scanner):
-    parse it all then.  A search reads a few rules of many chapters."""
+    parse it all then.  A search reads a few rules of many chapters.
+    ``keys``: the text's ``rule_keys``, when the caller keeps them."""
     scan = json_scanner()
-    start = _rule_at(text, id, last=True)[1]
+    if keys is None:
+        start = _rule_at(text, id, last=True)[1]
+    else:
+        at = keys.get(id, -1)
+        start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
     if scan is None or start < 0:
         return None
     try:
