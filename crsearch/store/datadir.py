@@ -279,14 +279,28 @@ def packed_json(data: Any) -> bytes:
                                  sort_keys=True).encode("utf-8"), 6)
 
 
-def read_chapter(path: str | Path, chapter: str) -> str | None:
+def read_chapter(path: str | Path, chapter: str,
+                 heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] | None = None) -> str | None:
     """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
     None when it holds no such chapter.  Only the header and that chapter's
-    block are read; ValueError (or an OSError) when the file is damaged."""
+    block are read; ValueError (or an OSError) when the file is damaged.
+
+    ``heads`` keeps the header read and checked, by the file's identity
+    (device, inode, size, time): a reader of many chapters of one file (a
+    question's candidates come from dozens) parses it once.
+    """
     from crsearch.files import inflate, open_regular
 
     with open_regular(path, LIMITS["chapters"]) as f:
-        head, blocks = _chapters_head(f)
+        if heads is None:
+            head, blocks = _chapters_head(f)
+        else:
+            st = os.fstat(f.fileno())
+            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            got = heads.get(stamp)
+            if got is None:
+                got = heads[stamp] = _chapters_head(f)
+            head, blocks = got
         where = blocks.get(chapter)
         if where is None:
             return None
@@ -986,13 +1000,27 @@ def _run_of(text: str, first: str,
     return out
 
 
-def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
+def rule_keys(text: str) -> dict[str, int]:
+    """Where the last ``"id"`` key of each rule stands in a chapter file's
+    ``text``: ``_rule_at(text, id, last=True)[0]`` of every id, in one pass
+    (a reader of many rules of one chapter searches it once, not per rule)."""
+    import re
+
+    return {m[1]: m.start() for m in re.finditer(r'"id":"([^"]*)","kind":', text)}
+
+
+def last_rule_of(text: str, id: str, keys: dict[str, int] | None = None) -> dict[str, Any] | None:
     """The last object of rule ``id`` in a chapter file's ``text`` (what parsing
     it all and keeping the last rule of each id gives), parsed alone; None
     when that cannot be shown (another format, a cut file, no C scanner):
-    parse it all then.  A search reads a few rules of many chapters."""
+    parse it all then.  A search reads a few rules of many chapters.
+    ``keys``: the text's ``rule_keys``, when the caller keeps them."""
     scan = json_scanner()
-    start = _rule_at(text, id, last=True)[1]
+    if keys is None:
+        start = _rule_at(text, id, last=True)[1]
+    else:
+        at = keys.get(id, -1)
+        start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
     if scan is None or start < 0:
         return None
     try:
