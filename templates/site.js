@@ -16,6 +16,15 @@
      sits in its folder. */
   var META = me ? me.getAttribute("data-search") : null;
   var KEYS = me ? me.getAttribute("data-keys") : null;
+  /* The search page's app.js, asked for after its first results. */
+  var APP = me ? me.getAttribute("data-app") : null;
+  function loadApp() {
+    if (!APP) return;
+    var s = document.createElement("script");
+    s.src = APP;
+    APP = null;
+    document.head.appendChild(s);
+  }
   var BASE = META ? META.slice(0, META.lastIndexOf("search/")) : "";
   /* Shared with search.html, which asks for a linked query's word files
      before this script has arrived. */
@@ -214,12 +223,13 @@
     var q = new URLSearchParams(location.search).get("q") || "";
     var box = document.getElementById("q2");
     box.value = q;
-    if (!q.trim()) { box.focus(); return; }
+    if (!q.trim()) { loadApp(); box.focus(); return; }
     document.title = q + " \u00b7 " + document.title;
     var status = el("p", { "class": "status" }, "Searching\u2026");
     results.setAttribute("aria-busy", "true");
     results.appendChild(status);
     function render(res) {
+      setTimeout(loadApp, 0);
       results.textContent = "";
       if (res.error) {
         var msg = el("p", { "class": "error" }, res.error);
@@ -259,13 +269,14 @@
       done = true;
       results.textContent = "";
       results.appendChild(el("p", { "class": "error" }, e && e.message ? e.message : "Search is not available."));
-    }).then(function () { results.removeAttribute("aria-busy"); });
+    }).then(function () { results.removeAttribute("aria-busy"); loadApp(); });
   }
 
   function init() {
     document.querySelectorAll("form[role=search]").forEach(wireForm);
     permalinks();
     searchPage();
+    if (!document.getElementById("results")) loadApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -18,7 +18,7 @@ computed by the same Python:
 - ``search/keys.<hash>.js`` (named by every page too): the word files by
   prefix and the letter files below, with what picks a query's files: the
   folding table (``fold_table``: ``text.fold`` beyond lowercasing), stop and
-  question words, jargon; ``search.html`` asks for a linked query's files
+  question words, jargon, slang; ``search.html`` asks for a linked query's files
   before the rest has loaded;
 - ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``
   (every word of the documents and of the wording tables and topics), their
@@ -84,7 +84,7 @@ BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 4
+FORMAT = 5
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -414,6 +414,7 @@ def build(release: Release, url_for: Callable[[str], str],
                                      "fold": fold_table(),
                                      "jargon": word_tables["jargon"],
                                      "question_words": word_tables["question_words"],
+                                     "slang": word_tables["slang"],
                                      "topics": topics_files, "cards": cards_files})
     files[name] = raw
 
@@ -423,8 +424,9 @@ def build(release: Release, url_for: Callable[[str], str],
         # The knobs of the ranking, as the CLI's engine reads them.
         "config": config.to_dict(),
         # The wording tables a query is read with (the keys file has the
-        # others; synonyms travel with their words, situation words as stems).
-        "tables": {k: word_tables[k] for k in ("slang", "filler_words", "first_person")},
+        # others, slang too: a linked query asks for its slang's word files
+        # at once; synonyms travel with their words, situation words as stems).
+        "tables": {k: word_tables[k] for k in ("filler_words", "first_person")},
         # Questions in a player's words (query.is_question, card_names): the
         # parser's word lists and limits, how it corrects typos, and the
         # situation words' stems.

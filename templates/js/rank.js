@@ -26,7 +26,7 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 4;
+  const FORMAT = 5;
   const GLOSSARY = "glossary:";
 
   const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
@@ -520,7 +520,7 @@
       this.questionWords = new Set(keys.question_words);
       this.jargon = keys.jargon;
       const t = meta.tables;
-      this.slang = t.slang;
+      this.slang = keys.slang;
       this.filler = new Set(t.filler_words);
       this.firstPerson = new Set(t.first_person);
       const q = meta.question;

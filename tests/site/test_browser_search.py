@@ -379,6 +379,9 @@ def test_a_linked_search_asks_for_its_word_files_before_site_js(page, base_url, 
     parts = {f"topics-{w[0]}" for w in words if w[0] in keys["topics"]} | {
         f"cards-{w[0]}" for w in typed if w[0] in keys["cards"]}
     assert {"topics-c", "topics-d", "cards-c", "cards-a"} <= parts and "topics-a" not in parts
+    # The whole-query cues ("=") are read for every query.
+    assert "=" in keys["topics"]
+    parts.add("topics-=")
     assert sorted(loaded) == sorted({"keys", *parts, *want})
     assert page.locator("#results li[data-id]").count() == 0  # no site.js, no search
 

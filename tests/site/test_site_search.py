@@ -65,7 +65,8 @@ def test_tables_and_knobs_are_the_clis(meta, keys):
 
     assert meta["config"] == DEFAULT.to_dict()
     whole = tables()
-    assert meta["tables"] == {k: whole[k] for k in ("slang", "filler_words", "first_person")}
+    assert meta["tables"] == {k: whole[k] for k in ("filler_words", "first_person")}
+    assert keys["slang"] == whole["slang"]
     assert keys["fold"] == site_search.fold_table()
 
 
@@ -95,6 +96,19 @@ def test_word_file_names_come_with_the_clis_tables(keys, meta):
     assert keys["jargon"] == tables()["jargon"]
     assert {chr(k): v for k, v in FOLD.items()}.items() <= keys["fold"].items()
     assert "shards" not in meta and "fold" not in meta  # one home: the metadata does not repeat them
+
+
+def test_the_search_page_asks_for_its_data_before_its_style_and_app(latest_site):
+    """On a phone every byte before the search's data delays it: the search
+    page's inline script runs before the style sheet (a script after it would
+    wait for it), and app.js comes once the first results are shown."""
+    html = (latest_site / "search.html").read_text(encoding="utf-8")
+    head = html[:html.index("</head>")]
+    assert head.index("linkedQueryFiles") < head.index('rel="stylesheet"')
+    assert head.index('rel="preload" as="script"') < head.index('rel="stylesheet"')
+    assert 'src="app.js"' not in head and 'data-app="app.js"' in head
+    other = (latest_site / "glossary.html").read_text(encoding="utf-8")
+    assert '<script src="app.js" defer>' in other and "data-app" not in other
 
 
 def test_other_wordings_travel_with_the_word(latest_site, keys):
