@@ -39,9 +39,27 @@
     if (channel) { try { channel.postMessage({ busy: ms }); } catch (e) { /* closed */ } }
   }
 
+  /* Set while a search typed here is about to open the search page: the
+     data files its ranking asks for are then fetched as prefetches, which
+     go on after the page is left and wait in the cache for the search
+     page (a <script>'s request would be cancelled): on a slow network the
+     first results' text arrives while the search page loads. */
+  var leaving = null;
+  function prefetch(file) {
+    var link = document.createElement("link");
+    link.rel = "prefetch";
+    link.href = BASE + file;
+    document.head.appendChild(link);
+  }
+
   /* Load one data file (a <script>, so that file:// works too). */
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
+    if (leaving && !loading[name]) {
+      prefetch(file);
+      setTimeout(leaving, 0);
+      return new Promise(function () { /* the page is going away */ });
+    }
     busy(2500);
     if (!loading[name]) {
       loading[name] = new Promise(function (resolve, reject) {
@@ -103,6 +121,20 @@
     if (box) { ev.preventDefault(); box.focus(); box.select(); }
   });
 
+  /* Before the search page opens: the files the ranking of ``text`` asks
+     for first, prefetched (``leaving``).  Resolves once the first is asked
+     for, the ranking needs none, or after 300 ms at most. */
+  function ahead(eng, text) {
+    return new Promise(function (done) {
+      var go = function () { leaving = null; done(); };
+      leaving = go;
+      setTimeout(go, 300);
+      eng.search(text, 10).then(go, go);
+    });
+  }
+  /* Back from the search page (the back-forward cache): load as before. */
+  window.addEventListener("pageshow", function () { leaving = null; });
+
   /* A query that names one existing rule goes straight to it. */
   function jumpTarget(eng, text) {
     var q;
@@ -122,7 +154,11 @@
       ev.preventDefault();
       var value = input.value;
       if (!value.trim()) return;
-      engine().then(function (eng) { return jumpTarget(eng, value); }, function () { return null; })
+      engine().then(function (eng) {
+        return jumpTarget(eng, value).then(function (url) {
+          return url || (location.protocol === "file:" ? null : ahead(eng, value).then(function () { return null; }));
+        });
+      }).then(null, function () { return null; })
         .then(function (url) { window.location.href = url || searchUrl(); });
     });
     input.addEventListener("focus", function () { engine().catch(function () {}); }, { once: true });

@@ -719,7 +719,10 @@
       };
       complete.forEach(take);
       const last = complete.length < ws.length ? ws[ws.length - 1] : null;
-      if (last && last.length >= 2 && !Array.from(this.shardKeys).some((k) => k.length > last.length && k.startsWith(last))) take(last);
+      const whole = last && last.length >= 2 && !Array.from(this.shardKeys).some((k) => k.length > last.length && k.startsWith(last));
+      if (whole) take(last);
+      /* Slang ("trample over") stands for words of other files. */
+      this.slangIn(whole ? ws : complete).forEach((s) => this.text.words(s[1]).forEach(take));
       const quiet = () => {};
       if (ws.length) this.loadTopics(ws.concat(want)).catch(quiet);
       if (this.isQuestion(text, ws, false)) this.loadCards(text).catch(quiet);

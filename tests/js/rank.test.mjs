@@ -360,6 +360,15 @@ test("a linked query asks at once for every file its search reads but the docume
   }
 });
 
+test("while a query is typed, its slang's word files are asked for too", async () => {
+  const r = release({ slang: { zap: "game" } });
+  await new rank.Engine(r.meta, r.keys, r.load).prefetch("zap ");
+  assert.ok(r.asked.includes("search/w-g.js"), r.asked);
+  const plain = release({ slang: {} });
+  await new rank.Engine(plain.meta, plain.keys, plain.load).prefetch("zap ");
+  assert.ok(!plain.asked.includes("search/w-g.js"), plain.asked);
+});
+
 test("data of another format is refused", () => {
   const r = release();
   assert.throws(() => new rank.Engine({ ...r.meta, format: 1 }, r.keys, r.load), /format 1/);
