@@ -56,7 +56,9 @@
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
     if (leaving && !loading[name]) {
-      prefetch(file);
+      /* Only the documents' text: a word file still missing is asked for
+         by the search page at once, and twice would cost its bytes twice. */
+      if (/^search\/d\./.test(file)) prefetch(file);
       setTimeout(leaving, 0);
       return new Promise(function () { /* the page is going away */ });
     }
@@ -121,9 +123,9 @@
     if (box) { ev.preventDefault(); box.focus(); box.select(); }
   });
 
-  /* Before the search page opens: the files the ranking of ``text`` asks
-     for first, prefetched (``leaving``).  Resolves once the first is asked
-     for, the ranking needs none, or after 300 ms at most. */
+  /* Before the search page opens: the documents the ranking of ``text``
+     reads first, prefetched (``leaving``).  Resolves once it asks for a
+     file, needs none, or after 300 ms at most. */
   function ahead(eng, text) {
     return new Promise(function (done) {
       var go = function () { leaving = null; done(); };

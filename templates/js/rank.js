@@ -540,6 +540,8 @@
       this.correction = q.correction;
       this.titleRules = new Set(meta.title_rules);
       this.ids = unpackIds(meta.ids);
+      /* The glossary's ids, when they end the index, are its terms' (searchdata.pack_ids). */
+      if (this.ids.length < meta.n) meta.glossary.forEach((g) => this.ids.push(GLOSSARY + g[0]));
       this.num = new Map();
       this.ids.forEach((id, i) => this.num.set(id, i));
       /* Index.ids: sections, chapters and rules (not the glossary). */

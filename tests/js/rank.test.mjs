@@ -369,6 +369,16 @@ test("while a query is typed, its slang's word files are asked for too", async (
   assert.ok(!plain.asked.includes("search/w-g.js"), plain.asked);
 });
 
+test("the glossary's ids come from its terms when the metadata leaves them out", async () => {
+  const r = release(), whole = new rank.Engine(r.meta, r.keys, r.load);
+  const meta = { ...r.meta, ids: r.meta.ids.filter((i) => !i.startsWith(":")) };
+  const short = new rank.Engine(meta, r.keys, r.load);
+  assert.ok(meta.ids.length < r.meta.ids.length);
+  assert.deepEqual(short.ids, whole.ids);
+  assert.equal((await short.search("deathtouch", 10)).results.map((h) => h.id).join(" "),
+    (await whole.search("deathtouch", 10)).results.map((h) => h.id).join(" "));
+});
+
 test("data of another format is refused", () => {
   const r = release();
   assert.throws(() => new rank.Engine({ ...r.meta, format: 1 }, r.keys, r.load), /format 1/);

@@ -162,15 +162,15 @@ def test_the_javascript_keeps_no_word_list_or_weight_of_its_own():
 
 
 def test_one_record_per_rule_subrule_and_glossary_entry(meta, latest_release):
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     assert len(ids) == len(set(ids)) == meta["n"]
     assert "702.19c" in ids and "702.19" in ids and "glossary:Deathtouch" in ids
     assert len([i for i in ids if i.startswith("glossary:")]) == len(
         {g.id for g in latest_release.glossary})
 
 
-def _unpack(packed: list[str]) -> list[str]:
-    # What site.js's unpackIds does.
+def _unpack(packed: list[str], meta: dict | None = None) -> list[str]:
+    # What rank.js's unpackIds and Engine do.
     out, chapter = [], ""
     for s in packed:
         if s.startswith(":"):
@@ -180,6 +180,8 @@ def _unpack(packed: list[str]) -> list[str]:
         else:
             chapter = s.split(".")[0]
             out.append(s)
+    if meta is not None and len(out) < meta["n"]:
+        out += ["glossary:" + g[0] for g in meta["glossary"]]
     return out
 
 
@@ -211,7 +213,7 @@ def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta):
     parts = _parts(latest_site, meta["topics"])
     assert len(parts) >= 20 and all(name.startswith("topics-") for name in meta["topics"].values())
     cues = sorted((n, stems, d["rules"][k]) for d in parts.values() for n, stems, k in d["cues"])
-    ids = set(_unpack(meta["ids"]))
+    ids = set(_unpack(meta["ids"], meta))
     assert {r for _, _, rs in cues for r in rs} <= ids
     assert any("603.10a" in rs and stems == "di same time" for _, stems, rs in cues)
     # Numbered as topics.Cues orders them (its matches come in that order).
@@ -278,6 +280,17 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
 def test_pack_ids_round_trips():
     ids = ["7", "702", "702.1", "702.1a", "703", "703.4", "glossary:Trample"]
     assert _unpack(site_search.pack_ids(ids)) == ids
+    # The glossary's ids, when they end the index in its terms' order, are
+    # its terms': the metadata does not repeat them.
+    packed = site_search.pack_ids(ids, ["glossary:Trample"])
+    assert packed == ["7", "702", ".1", ".1a", "703", ".4"]
+    assert _unpack(packed, {"n": 7, "glossary": [["Trample"]]}) == ids
+    assert site_search.pack_ids(ids, ["glossary:Ward"])[-1] == ":Trample"
+
+
+def test_the_glossary_ids_are_not_repeated(meta):
+    assert not any(i.startswith(":") for i in meta["ids"])
+    assert len(_unpack(meta["ids"])) == meta["n"] - len(meta["glossary"])
 
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
@@ -297,7 +310,7 @@ def block_files(meta: dict) -> list[str]:
 
 
 def test_blocks_cover_every_document_once(latest_site, meta):
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     seen = []
     starts = [b[0] for b in meta["blocks"]] + [len(ids)]
     for n, name in enumerate(block_files(meta)):
@@ -325,7 +338,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
 
     fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
     assert fast is not None
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     for stem in ("trampl", "deathtouch", "planeswalk"):
         got_postings = fast.postings(stem)
         assert got_postings is not None
