@@ -40,26 +40,29 @@
   }
 
   /* Set while a search typed here is about to open the search page: the
-     data files its ranking asks for are then fetched as prefetches, which
-     go on after the page is left and wait in the cache for the search
-     page (a <script>'s request would be cancelled): on a slow network the
-     first results' text arrives while the search page loads. */
-  var leaving = null;
+     documents its ranking reads first are then fetched as prefetches, which
+     wait in the cache for the search page: on a slow network their text
+     arrives while the search page loads.  ``leaving`` is the ahead()
+     that waits for them. */
+  var leaving = null, left = false, prefetched = {};
   function prefetch(file) {
+    if (prefetched[file]) return;
+    prefetched[file] = true;
     var link = document.createElement("link");
     link.rel = "prefetch";
     link.href = BASE + file;
+    if (leaving) leaving.asked(link);
     document.head.appendChild(link);
   }
 
   /* Load one data file (a <script>, so that file:// works too). */
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
-    if (leaving && !loading[name]) {
+    if (left && !loading[name]) {
       /* Only the documents' text: a word file still missing is asked for
          by the search page at once, and twice would cost its bytes twice. */
       if (/^search\/d\./.test(file)) prefetch(file);
-      setTimeout(leaving, 0);
+      else if (leaving) leaving.go();
       return new Promise(function () { /* the page is going away */ });
     }
     busy(2500);
@@ -124,18 +127,33 @@
   });
 
   /* Before the search page opens: the documents the ranking of ``text``
-     reads first, prefetched (``leaving``).  Resolves once it asks for a
-     file, needs none, or after 300 ms at most. */
+     reads first, prefetched.  Resolves once they are in, or 300 ms after the
+     first was asked for (a prefetch the page's navigation overtakes is
+     cancelled: the head start lets it arrive first on a slow network), or
+     when the ranking needs none or a word file. */
   function ahead(eng, text) {
     return new Promise(function (done) {
-      var go = function () { leaving = null; done(); };
-      leaving = go;
-      setTimeout(go, 300);
+      var pending = 0, over = false, go = function () {
+        if (over) return;
+        over = true;
+        leaving = null;
+        done();
+      };
+      leaving = {
+        go: go,
+        asked: function (link) {
+          if (!pending) setTimeout(go, 300);
+          pending++;
+          link.onload = link.onerror = function () { if (--pending === 0) go(); };
+        },
+      };
+      left = true;
+      setTimeout(function () { if (!pending) go(); }, 300);
       eng.search(text, 10).then(go, go);
     });
   }
   /* Back from the search page (the back-forward cache): load as before. */
-  window.addEventListener("pageshow", function () { leaving = null; });
+  window.addEventListener("pageshow", function () { leaving = null; left = false; });
 
   /* A query that names one existing rule goes straight to it. */
   function jumpTarget(eng, text) {

@@ -14,7 +14,8 @@ computed by the same Python:
   and the question reader's word lists (``vocab.tables()``,
   ``query.tables()``), the question words' entries, the situation words'
   stems, keyword, chapter and glossary titles, every document id in index
-  order, and the names of the document, topic and card files;
+  order (the glossary's are its titles), and the names of the document,
+  topic and card files;
 - ``search/keys.<hash>.js`` (named by every page too): the word files by
   prefix and the letter files below, with what picks a query's files: the
   folding table (``fold_table``: ``text.fold`` beyond lowercasing), stop and
