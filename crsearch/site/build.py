@@ -534,8 +534,9 @@ def inline_script(name: str) -> Any:
     from markupsafe import Markup
 
     from crsearch.paths import templates_dir
+    from crsearch.site.slim import slim
 
-    code = (templates_dir() / name).read_text(encoding="utf-8")
+    code = slim((templates_dir() / name).read_text(encoding="utf-8"))
     if "</" in code:
         raise SiteError(f"{name} holds '</', which would end the page's <script>")
     return Markup(code)
@@ -576,9 +577,11 @@ def render(release: Release, edition: Edition | None = None,
             search_keys=search_keys, explain_src=explain_src, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
+    from crsearch.site.slim import slim
 
     for name, source in STATIC.items():
-        files[name] = (templates_dir() / source).read_bytes()
+        raw = (templates_dir() / source).read_bytes()
+        files[name] = slim(raw.decode("utf-8")).encode("utf-8") if name.endswith(".js") else raw
     files.update(explain_data)
     files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
                                  "effective_date": release.effective_date},
