@@ -30,6 +30,7 @@ disk or hash seeds; with ``SOURCE_DATE_EPOCH`` set, file times are set to it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -512,10 +513,14 @@ def environment(urls: Urls):
 
     from crsearch.paths import templates_dir
 
+    # A build renders each template thousands of times and a site of every
+    # release makes an environment per release: templates are not looked
+    # at again once loaded, and their compiled code is kept for the process.
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        auto_reload=False, bytecode_cache=_compiled())
     env.globals["url_for"] = urls.url_for
     env.globals["page_url"] = urls.page
     env.globals["anchor"] = urls.anchor
@@ -526,6 +531,26 @@ def environment(urls: Urls):
 
     env.filters["elide"] = elide
     return env
+
+
+@functools.cache
+def _compiled() -> Any:
+    """The templates' compiled code, in memory, keyed by name and source
+    (jinja2 checks the source's checksum), for every environment."""
+    import jinja2
+
+    class Memory(jinja2.BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket: Any) -> None:
+            if bucket.key in self.code:
+                bucket.bytecode_from_string(self.code[bucket.key])
+
+        def dump_bytecode(self, bucket: Any) -> None:
+            self.code[bucket.key] = bucket.bytecode_to_string()
+
+    return Memory()
 
 
 def inline_script(name: str) -> Any:

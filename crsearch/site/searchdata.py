@@ -184,7 +184,8 @@ def _postings(release: Release, config: RankingConfig
         for doc in docs:
             writer.add_document(**whoosh_fields(doc))
         writer.commit(optimize=False)
-    with ix.searcher(weighting=scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)) as s:
+    weighting = scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)
+    with ix.searcher(weighting=weighting) as s:
         reader = s.reader()
         docids, df = ids_and_frequencies(s)
         scores: Scores = {}
@@ -194,20 +195,40 @@ def _postings(release: Release, config: RankingConfig
         for field in fields:
             boost = config.field_boosts.get(field)
             pboost = config.passage_fields.get(field)
+            # Whoosh's scorer reads a document's field length at every
+            # posting; read once per document, with the same formula
+            # (scoring.bm25) the scores are the same floats, in a third of
+            # the time.
+            lengths = [reader.doc_field_length(d, field, 1)
+                       for d in range(reader.doc_count_all())]
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
                 pacc = passage.setdefault(st, {})
-                m = s.postings(field, st)
+                scorer = weighting.scorer(s, field, st)
+                if not (s.is_atomic() and isinstance(scorer, scoring.BM25FScorer)):
+                    m = s.postings(field, st)
+                    while m.is_active():
+                        _add(acc, pacc, m.id(), m.score(), boost, pboost)
+                        m.next()
+                    continue
+                idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
+                m = reader.postings(field, st)
                 while m.is_active():
                     d = m.id()
-                    if boost is not None:
-                        acc[d] = acc.get(d, 0.0) + m.score() * boost
-                    if pboost is not None:
-                        pacc[d] = pacc.get(d, 0.0) + m.score() * pboost
+                    _add(acc, pacc, d, scoring.bm25(idf, m.weight(), lengths[d], avgfl, b, k1),
+                         boost, pboost)
                     m.next()
     by_id = {d["id"]: d for d in docs}
     return docids, df, scores, passage, [by_id[i] for i in docids]
+
+
+def _add(acc: dict[int, float], pacc: dict[int, float], d: int, score: float,
+         boost: float | None, pboost: float | None) -> None:
+    if boost is not None:
+        acc[d] = acc.get(d, 0.0) + score * boost
+    if pboost is not None:
+        pacc[d] = pacc.get(d, 0.0) + score * pboost
 
 
 def _ram_storage(private: str) -> Any:
@@ -503,8 +524,10 @@ class KeptWords:
         for v in sorted(self.words):
             for d in drops(v, 2):
                 near.setdefault(d, []).append(v)
-        #: Known word -> the words of ``vocabs`` it is a likely typing of.
-        self.near: dict[str, set[str]] = {}
+        #: Word of ``vocabs`` -> the known words that are a likely typing of
+        #: it: a release keeps those of its own words (a few thousand
+        #: look-ups, not a pass over every known word).
+        self.typed_as: dict[str, set[str]] = {}
         for w in known_words() | name_words() | english_words():
             if len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
                 continue
@@ -514,12 +537,15 @@ class KeptWords:
                     if v not in seen:
                         seen.add(v)
                         if close_enough(w, v):
-                            self.near.setdefault(w, set()).add(v)
+                            self.typed_as.setdefault(v, set()).add(w)
 
     def __call__(self, vocab: dict[str, int]) -> set[str]:
         if not self.words.issuperset(vocab):
             return KeptWords([vocab])(vocab)
-        return {w for w, vs in self.near.items() if w not in vocab and not vs.isdisjoint(vocab)}
+        out: set[str] = set()
+        for v in vocab:
+            out |= self.typed_as.get(v, set())
+        return out.difference(vocab)
 
 
 def table_words() -> set[str]:
