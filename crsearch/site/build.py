@@ -695,12 +695,14 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
     card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
     kept = None
+    kept_all: set[str] | None = None
     if search and len(ordered) > 1:
         from crsearch.search.build import terms_of
         from crsearch.site import searchdata as site_search
 
         # The known words near each release's words, found once for all.
         kept = site_search.KeptWords(terms_of(r)["vocab"] for r in ordered)
+        kept_all = kept.every()
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -727,7 +729,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
                 search_files = site_search.build(
                     release, Urls(release, rule_pages=edition.rule_pages).url_for, kept=kept,
-                    then=site_changes.numbers_then(history, release) if k else None)
+                    then=site_changes.numbers_then(history, release) if k else None,
+                    kept_all=kept_all if k else None)
             release_files, stats = render(
                 release, edition,
                 edition.root + site_search.meta_name(search_files) if search else "",

@@ -247,10 +247,13 @@ def _ram_storage(private: str) -> Any:
 
 def build(release: Release, url_for: Callable[[str], str],
           config: RankingConfig = DEFAULT, kept: KeptWords | None = None,
-          then: dict[str, list[str]] | None = None) -> dict[str, bytes]:
+          then: dict[str, list[str]] | None = None,
+          kept_all: set[str] | None = None) -> dict[str, bytes]:
     """Every file of the search data, by path inside the site.  ``kept``:
     the known words near the words of many releases (a site of every
-    release builds it once), else worked out for this release.  ``then``:
+    release builds it once), else worked out for this release; ``kept_all``
+    instead: the known words near a word of any release, in files every
+    older release of a site shares (``KeptWords.every``).  ``then``:
     for an older release of a site of several, where each rule number of the
     latest that it lacks was then (``changes.numbers_then``), read only when
     such a number is searched for."""
@@ -396,11 +399,28 @@ def build(release: Release, url_for: Callable[[str], str],
     # Typo correction reads the words of one first letter ("v"), and the
     # words of that letter it leaves alone though the release never uses
     # them ("k", ``kept_words``).
+    # With ``kept_all`` (an older release of a site of several), the kept
+    # words are those near a word of any release, in files of their own
+    # ("k-<letter>", named in the keys' "kept"): the same files for every
+    # older release.  Typo correction only asks about a word it would
+    # correct, one typing mistake from a word of the release, so a known
+    # word near another release's words only is never asked about.
     letters: dict[str, dict[str, list[Any]]] = {}
     for w, c in sorted(vocab.items()):
         letters.setdefault(w[:1], {"v": [], "k": []})["v"].append([w, c])
-    for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
-        letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
+    kept_files: dict[str, str] = {}
+    if kept_all is not None:
+        by_first: dict[str, list[str]] = {}
+        for w in sorted(kept_all):
+            by_first.setdefault(w[:1], []).append(w)
+            letters.setdefault(w[:1], {"v": [], "k": []})
+        for letter, ws in sorted(by_first.items()):
+            name, raw = _hashed(f"k-{_safe(letter)}", f"k-{letter}", ws)
+            files[name] = raw
+            kept_files[letter] = name.split("/", 1)[1]
+    else:
+        for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
+            letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
     letter_files: dict[str, str] = {}
     for letter, rows_ in sorted(letters.items()):
         name, raw = _hashed(f"v-{_safe(letter)}", f"v-{letter}", rows_)
@@ -430,12 +450,13 @@ def build(release: Release, url_for: Callable[[str], str],
     # the search page asks for a linked query's files while the ranking
     # module and the metadata load.
     word_tables = tables()
-    name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
-                                     "stop_words": word_tables["stop_words"],
-                                     "fold": fold_table(),
-                                     "jargon": word_tables["jargon"],
-                                     "question_words": word_tables["question_words"],
-                                     "topics": topics_files, "cards": cards_files})
+    key_data = {"shards": shard_files, "letters": letter_files,
+                "stop_words": word_tables["stop_words"], "fold": fold_table(),
+                "jargon": word_tables["jargon"], "question_words": word_tables["question_words"],
+                "topics": topics_files, "cards": cards_files}
+    if kept_all is not None:
+        key_data["kept"] = kept_files
+    name, raw = _hashed(KEYS, KEYS, key_data)
     files[name] = raw
 
     meta = {
@@ -538,6 +559,15 @@ class KeptWords:
                         seen.add(v)
                         if close_enough(w, v):
                             self.typed_as.setdefault(v, set()).add(w)
+
+    def every(self) -> set[str]:
+        """The known words near a word of any of ``vocabs`` (some a word of
+        one release: a release's own words are never corrected, so holding
+        them does no harm)."""
+        out: set[str] = set()
+        for ws in self.typed_as.values():
+            out |= ws
+        return out
 
     def __call__(self, vocab: dict[str, int]) -> set[str]:
         if not self.words.issuperset(vocab):

@@ -183,6 +183,35 @@ def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
         assert not (all_site / date / "search").exists()
 
 
+def _data(path: Path):
+    """The data a search file stores (``searchdata._script``)."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text[text.index("]=") + 2:].rstrip().rstrip(";"))
+
+
+def test_older_releases_share_the_kept_words_of_typo_correction(all_site):
+    """The known words typo correction leaves alone are, for every older
+    release, the same k files (those near a word of any release); the
+    latest keeps its own in its v files, as a site of one release does."""
+    kept = {}
+    for date in (V1, V2):
+        page = soup_of(all_site / date / "glossary.html")
+        keys = _data(all_site / date / page.find("script", attrs={"data-keys": True})["data-keys"])
+        kept[date] = keys["kept"]
+        assert keys["kept"] and set(keys["kept"]) <= set(keys["letters"])
+        for name in keys["letters"].values():
+            assert _data(all_site / "search" / name)["k"] == []
+        for name in keys["kept"].values():
+            assert _data(all_site / "search" / name), name
+    assert kept[V1] == kept[V2]
+    page = soup_of(all_site / "glossary.html")
+    keys = _data(all_site / page.find("script", attrs={"data-keys": True})["data-keys"])
+    assert "kept" not in keys
+    latest_kept = [w for name in keys["letters"].values() for w in _data(all_site / "search" / name)["k"]]
+    shared = {w for name in kept[V1].values() for w in _data(all_site / "search" / name)}
+    assert latest_kept and set(latest_kept) <= shared
+
+
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):
     page = soup_of(all_site / V2 / "changes.html")
     changed = page.find(id="c-100.2")
