@@ -661,6 +661,7 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     Card lookup (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api
+    from crsearch.site import bodies as site_bodies
     from crsearch.site import offline as site_offline
     from crsearch.site import publish
 
@@ -750,6 +751,15 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 for name in SHARED:
                     del release_files[name]
                 release_files.update(search_files)
+                # Their chapters' and glossary's text, in runs shared by the
+                # releases that read the same (crsearch.site.bodies).
+                urls = Urls(release, rule_pages=False)
+                for name in [urls.chapter_page(c.id) for c in release.chapters] + [urls.page("glossary")]:
+                    if name in release_files:
+                        release_files[name], runs = site_bodies.share(
+                            release_files[name], edition.root,
+                            f"{edition.root}{site_api.API}/{release.effective_date}/release.json")
+                        release_files.update(runs)
                 shared = {n: release_files.pop(n) for n in list(release_files) if n.startswith(POOL)}
                 for name, data in list(shared.items()):
                     digest = hashlib.sha256(data).digest()

@@ -201,18 +201,20 @@ def _postings(release: Release, config: RankingConfig
             # the time.
             lengths = [reader.doc_field_length(d, field, 1)
                        for d in range(reader.doc_count_all())]
+            # What BM25FScorer reads, read here once a field (one segment).
+            plain = s.is_atomic() and s.schema[field].scorable and not weighting._field_B
+            avgfl, b, k1 = s.avg_field_length(field) or 1, weighting.B, weighting.K1
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
                 pacc = passage.setdefault(st, {})
-                scorer = weighting.scorer(s, field, st)
-                if not (s.is_atomic() and isinstance(scorer, scoring.BM25FScorer)):
+                if not plain:
                     m = s.postings(field, st)
                     while m.is_active():
                         _add(acc, pacc, m.id(), m.score(), boost, pboost)
                         m.next()
                     continue
-                idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
+                idf = s.idf(field, st)
                 m = reader.postings(field, st)
                 while m.is_active():
                     d = m.id()
