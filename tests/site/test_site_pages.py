@@ -205,8 +205,8 @@ def test_older_chapters_share_runs_of_unchanged_rules(all_site):
                 for r in re.findall(r'search/b\.[0-9a-f]{10}\.js', page.read_text(encoding="utf-8"))}
     assert len(refs(V1) & refs(V2)) >= 3
     assert {f"search/{p.name}" for p in (all_site / "search").glob("b.*.js")} == refs(V1) | refs(V2)
-    for run in runs:
-        assert (all_site / run).read_bytes().startswith(b"document.write(")
+    for name in runs:
+        assert (all_site / name).read_bytes().startswith(b"document.write(")
     # The glossary too; the root (the latest) keeps whole static pages.
     assert "search/b." in (all_site / V1 / "glossary.html").read_text(encoding="utf-8")
     for name in ("100.html", "glossary.html", "100.1.html"):
