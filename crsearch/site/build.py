@@ -657,7 +657,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     They use the root's style and scripts (:data:`SHARED`), and their search
     and explain data files, named by their content, sit in the root's
     ``search/`` (:data:`POOL`): a file that several releases share (runs of
-    unchanged rules, most of all) is written once.
+    unchanged rules, most of all) is written once.  So is the text of their
+    chapter and glossary pages, in runs of rules (:mod:`crsearch.site.bodies`).
     Card lookup (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api

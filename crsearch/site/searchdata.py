@@ -33,7 +33,10 @@ computed by the same Python:
   have the stem in their text or title (the re-ranking's coverage, known
   without loading the documents);
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
-  their counts, loaded only to correct a typo;
+  their counts, loaded only to correct a typo, and the known words it leaves
+  alone; for an older release of a site of several, those are in
+  ``search/k-<letter>.<hash>.js`` files that every older release shares
+  (named in the keys file's ``kept``);
 - ``search/topics-<letter>.<hash>.js`` and ``cards-<letter>.<hash>.js``: the
   judges' topics (their cues stemmed, in table order) and the rules-famous
   cards, by first letter;
