@@ -739,11 +739,16 @@
       }).catch(quiet);
     }
     /* The words of the release by first letter, with their counts (what
-       typo correction compares a word with). */
+       typo correction compares a word with), and the words it leaves
+       alone: in the same file, or (an older release of a site of several)
+       in a "k" file every older release shares (keys.kept). */
     loadLetters(ws) {
       const got = this.loadedLetters = this.loadedLetters || {};
-      return Promise.all(firstLetters(ws).filter((l) => own(this.keys.letters, l)).map((l) =>
-        this.file("v-" + l, this.keys.letters[l]).then((data) => { got[l] = { v: data.v, k: new Set(data.k) }; })));
+      const kept = this.keys.kept || {};
+      return Promise.all(firstLetters(ws).filter((l) => own(this.keys.letters, l)).map((l) => Promise.all([
+        this.file("v-" + l, this.keys.letters[l]),
+        own(kept, l) ? this.file("k-" + l, kept[l]) : Promise.resolve(null),
+      ]).then(([data, k]) => { got[l] = { v: data.v, k: new Set(k || data.k) }; })));
     }
 
     /* -- query.parse ------------------------------------------------------------ */

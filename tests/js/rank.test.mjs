@@ -155,6 +155,19 @@ test("a typo is corrected from the letter file, and said", async () => {
   assert.equal(res2.suggestion, null);
 });
 
+test("an older release's kept words come from the shared k files (keys.kept)", async () => {
+  const r = release();
+  /* searchdata.build with kept_all: no "k" in the v files, a k file per letter. */
+  r.keys.kept = { d: "k-d.js" };
+  const load = (name, file) => (file === "search/k-d.js" ? Promise.resolve(["deathtuch", "dizzy"]) : r.load(name, file));
+  const got = await new rank.Engine(r.meta, r.keys, load).search("deathtuch", 10);
+  assert.equal(got.suggestion, null);
+  /* A word of another letter, with no k file, is still corrected. */
+  const other = { ...r.keys, kept: { x: "k-x.js" } };
+  const fixed = await new rank.Engine(r.meta, other, r.load).search("deathtuch", 10);
+  assert.equal(fixed.suggestion, "deathtouch");
+});
+
 test("the corrector leaves known words alone and corrects only near typings", async () => {
   /* "deathtuch" is one mistake from "deathtouch"; kept, it stays as typed. */
   const kept = await engine({ kept: ["deathtuch"] }).search("deathtuch", 10);

@@ -510,6 +510,10 @@ def test_kept_words_for_many_releases_are_each_releases_own():
     for vocab in (older, newer):
         assert kept(vocab) == site_search.kept_words(vocab)
     assert "creature" in kept(older) and "creature" not in kept(newer)
+    # Older releases of a site share one set: every release's own, together.
+    # (and words of a release, which correction never asks about).
+    assert kept(older) | kept(newer) <= kept.every()
+    assert kept.every() - kept(older) - kept(newer) <= set(older) | set(newer)
     # A release with a word the others lack is worked out on its own.
     other = {"tramples": 2}
     assert kept(other) == site_search.kept_words(other) and kept(other)
