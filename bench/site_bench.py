@@ -8,6 +8,7 @@ number of pages, total size and the heaviest page.  Prints medians.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -102,6 +103,8 @@ def build_all_bench(n: int) -> None:
         took, cpu = time.perf_counter() - t, time.process_time() - cpu
         files = [p for p in out.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
+        # What the disk holds: whole blocks (``du``), many small files cost more.
+        disk = sum(p.stat().st_blocks * 512 for p in out.rglob("*"))
         api = sum(p.stat().st_size for p in files if p.relative_to(out).parts[0] == "api")
         older = sum(p.stat().st_size for p in files
                     if p.relative_to(out).parts[0][:2] in ("19", "20") and len(p.relative_to(out).parts) > 1)
@@ -115,6 +118,8 @@ def build_all_bench(n: int) -> None:
               f"(JSON API {api / 1e6:.1f} MB, older releases' folders {older / 1e6:.1f} MB, search "
               f"data {sum(p.stat().st_size for p in search) / 1e6:.1f} MB in {len(search)} files, "
               "the shared folder of every release's included)")
+        print(f"on disk            {disk / 1e6:.1f} MB in blocks (du), load average "
+              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print(f"offline precache   {precache_bytes(out) / 1e6:.2f} MB "
               f"({precache_bytes(out, gzip=True) / 1e6:.2f} MB gzipped)")
 

@@ -128,5 +128,38 @@ def deflate(data: bytes, level: int = 6) -> bytes:
     return packer.compress(data) + packer.flush()
 
 
-__all__ = ["NotAFile", "TooLarge", "deflate", "kind_of", "open_regular", "read_regular", "size_text",
+def inflate(data: bytes, limit: int, path: str | os.PathLike[str], what: str = "the file", *,
+            gzip: bool = False) -> bytes:
+    """``data`` uncompressed, never past ``limit`` bytes of output (``TooLarge``).
+
+    zlib data (what :func:`deflate` writes), or with ``gzip`` one gzip member
+    after another, as ``gzip.decompress`` reads them.  ValueError when the
+    data is damaged, cut short, or (zlib) followed by other bytes: the
+    reader's size limit holds however small the compressed bytes are.
+    """
+    import zlib
+
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        unzip = zlib.decompressobj(16 + zlib.MAX_WBITS if gzip else zlib.MAX_WBITS)
+        try:
+            part = unzip.decompress(data, limit + 1 - size)
+        except zlib.error as e:
+            raise ValueError(f"{what} is damaged ({e})") from None
+        size += len(part)
+        if size > limit:
+            raise TooLarge(errno.EFBIG, f"{what} is larger than {size_text(limit)} uncompressed",
+                           os.fspath(path))
+        if not unzip.eof:
+            raise ValueError(f"{what} is cut short")
+        parts.append(part)
+        data = unzip.unused_data
+        if not data:
+            return b"".join(parts)
+        if not gzip:
+            raise ValueError(f"{what} has bytes after its end")
+
+
+__all__ = ["NotAFile", "TooLarge", "deflate", "inflate", "kind_of", "open_regular", "read_regular", "size_text",
            "write_atomic"]

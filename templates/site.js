@@ -16,6 +16,15 @@
      sits in its folder. */
   var META = me ? me.getAttribute("data-search") : null;
   var KEYS = me ? me.getAttribute("data-keys") : null;
+  /* The search page's app.js, asked for after its first results. */
+  var APP = me ? me.getAttribute("data-app") : null;
+  function loadApp() {
+    if (!APP) return;
+    var s = document.createElement("script");
+    s.src = APP;
+    APP = null;
+    document.head.appendChild(s);
+  }
   var BASE = META ? META.slice(0, META.lastIndexOf("search/")) : "";
   /* Shared with search.html, which asks for a linked query's word files
      before this script has arrived. */
@@ -30,9 +39,32 @@
     if (channel) { try { channel.postMessage({ busy: ms }); } catch (e) { /* closed */ } }
   }
 
+  /* Set while a search typed here is about to open the search page: the
+     documents its ranking reads first are then fetched as prefetches, which
+     wait in the cache for the search page: on a slow network their text
+     arrives while the search page loads.  ``leaving`` is the ahead()
+     that waits for them. */
+  var leaving = null, left = false, prefetched = {};
+  function prefetch(file) {
+    if (prefetched[file]) return;
+    prefetched[file] = true;
+    var link = document.createElement("link");
+    link.rel = "prefetch";
+    link.href = BASE + file;
+    if (leaving) leaving.asked(link);
+    document.head.appendChild(link);
+  }
+
   /* Load one data file (a <script>, so that file:// works too). */
   function load(name, file) {
     if (DATA[name]) return Promise.resolve(DATA[name]);
+    if (left && !loading[name]) {
+      /* Only the documents' text: a word file still missing is asked for
+         by the search page at once, and twice would cost its bytes twice. */
+      if (/^search\/d\./.test(file)) prefetch(file);
+      else if (leaving) leaving.go();
+      return new Promise(function () { /* the page is going away */ });
+    }
     busy(2500);
     if (!loading[name]) {
       loading[name] = new Promise(function (resolve, reject) {
@@ -94,6 +126,35 @@
     if (box) { ev.preventDefault(); box.focus(); box.select(); }
   });
 
+  /* Before the search page opens: the documents the ranking of ``text``
+     reads first, prefetched.  Resolves once they are in, or 300 ms after the
+     first was asked for (a prefetch the page's navigation overtakes is
+     cancelled: the head start lets it arrive first on a slow network), or
+     when the ranking needs none or a word file. */
+  function ahead(eng, text) {
+    return new Promise(function (done) {
+      var pending = 0, over = false, go = function () {
+        if (over) return;
+        over = true;
+        leaving = null;
+        done();
+      };
+      leaving = {
+        go: go,
+        asked: function (link) {
+          if (!pending) setTimeout(go, 300);
+          pending++;
+          link.onload = link.onerror = function () { if (--pending === 0) go(); };
+        },
+      };
+      left = true;
+      setTimeout(function () { if (!pending) go(); }, 300);
+      eng.search(text, 10).then(go, go);
+    });
+  }
+  /* Back from the search page (the back-forward cache): load as before. */
+  window.addEventListener("pageshow", function () { leaving = null; left = false; });
+
   /* A query that names one existing rule goes straight to it. */
   function jumpTarget(eng, text) {
     var q;
@@ -113,7 +174,11 @@
       ev.preventDefault();
       var value = input.value;
       if (!value.trim()) return;
-      engine().then(function (eng) { return jumpTarget(eng, value); }, function () { return null; })
+      engine().then(function (eng) {
+        return jumpTarget(eng, value).then(function (url) {
+          return url || (location.protocol === "file:" ? null : ahead(eng, value).then(function () { return null; }));
+        });
+      }).then(null, function () { return null; })
         .then(function (url) { window.location.href = url || searchUrl(); });
     });
     input.addEventListener("focus", function () { engine().catch(function () {}); }, { once: true });
@@ -214,12 +279,13 @@
     var q = new URLSearchParams(location.search).get("q") || "";
     var box = document.getElementById("q2");
     box.value = q;
-    if (!q.trim()) { box.focus(); return; }
+    if (!q.trim()) { loadApp(); box.focus(); return; }
     document.title = q + " \u00b7 " + document.title;
     var status = el("p", { "class": "status" }, "Searching\u2026");
     results.setAttribute("aria-busy", "true");
     results.appendChild(status);
     function render(res) {
+      setTimeout(loadApp, 0);
       results.textContent = "";
       if (res.error) {
         var msg = el("p", { "class": "error" }, res.error);
@@ -259,13 +325,14 @@
       done = true;
       results.textContent = "";
       results.appendChild(el("p", { "class": "error" }, e && e.message ? e.message : "Search is not available."));
-    }).then(function () { results.removeAttribute("aria-busy"); });
+    }).then(function () { results.removeAttribute("aria-busy"); loadApp(); });
   }
 
   function init() {
     document.querySelectorAll("form[role=search]").forEach(wireForm);
     permalinks();
     searchPage();
+    if (!document.getElementById("results")) loadApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

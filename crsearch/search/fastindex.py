@@ -10,7 +10,8 @@ Written next to the Whoosh index at build time, read by ``FastBackend``
   exactly as the full-text query sums them;
 - ``fast-docs.z``: the stored fields, one chapter per block; a rule's
   text is left out (null) when the index sits in a stored release whose
-  chapter file holds that very text: it is read from there;
+  chapter file holds that very text: it is read from there; a rule that
+  cites others has what it cites ready (``FastBackend.cites``);
 - ``fast-topics.z`` and ``fast-cards.z``: the judges' topics with
   their cues stemmed, and the cards table's matching data, their rule ids
   carried into this release (``tables.py``), one block per first letter (a
@@ -178,6 +179,7 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
         stems[w] = stem(w)
     chapter_texts = _chapter_texts(path)
     texts: dict[str, str] = {}
+    cited = _citations(terms["ids"])
     for d in docs:
         for w in (*text_words(d.get("text", "")), *text_words(d.get("title", ""))):
             if w not in stems:
@@ -189,8 +191,13 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
             # The release's chapters file holds it: not stored twice.
             texts[key] = d["chapter"]
             text = None
-        shards.setdefault(key, []).append(
-            [d["id"], d["kind"], d.get("title", ""), text, d.get("parent", "")])
+        row = [d["id"], d["kind"], d.get("title", ""), text, d.get("parent", "")]
+        cites = cited(d)
+        if cites is None:
+            row.append(None)  # not ready: a question reads the text
+        elif cites[0] or cites[1]:
+            row += cites
+        shards.setdefault(key, []).append(row)
     blocks: dict[str, list[int]] = {}
     with open(path / FAST_DOCS, "wb") as f:
         for key, rows in shards.items():
@@ -222,6 +229,33 @@ def write(postings: FieldPostings, docs: list[dict[str, Any]], terms: dict[str, 
         f.write(packed_json({"format": INDEX_FORMAT, "n": n, "docids": docids, "df": df,
                              "stems": stems, "postings": offsets, "docs": blocks, "texts": texts,
                              "every_stem": True, "tables": tables}))
+
+
+def _citations(ids: list[str]) -> Callable[[dict[str, Any]], list[list[str]] | None]:
+    """What a rule's text cites, as a question's fusion reads it
+    (``index.Index.cites``), ready so that no query parses a reference:
+    [the rules it names singly that exist, every member of each range it
+    names], itself left out; None for a glossary entry or a text whose
+    ranges cannot be expanded (the query then reads the text)."""
+    from crsearch.errors import BadInput
+    from crsearch.rules import numbers
+    from crsearch.rules.refs import cited_spans
+
+    known = set(ids)
+
+    def cites(doc: dict[str, Any]) -> list[list[str]] | None:
+        id = doc["id"]
+        if id.startswith(GLOSSARY_PREFIX):
+            return None
+        spans = cited_spans(doc.get("text", ""))
+        single = {s.start for s in spans if s.start == s.end and s.start in known} - {id}
+        try:
+            members = {t for s in spans if s.start != s.end for t in numbers.expand(s, ids)} - {id}
+        except BadInput:
+            return None
+        return [sorted(single), sorted(members)]
+
+    return cites
 
 
 def _stemmer(stem: Callable[[str], str]) -> Callable[[str], str]:
@@ -354,16 +388,17 @@ def pack(data: Any) -> bytes:
 
 
 def read_block(path: Path, where: list[int]) -> Any:
-    """The block at ``where`` ([offset, length]); ValueError when damaged."""
-    import zlib
+    """The block at ``where`` ([offset, length]); ValueError when damaged or
+    cut short, ``TooLarge`` when it would inflate past an index file's limit."""
+    from crsearch.files import inflate
+    from crsearch.store.datadir import LIMITS
 
     with open(path, "rb") as f:
         f.seek(where[0])
         raw = f.read(where[1])
-    try:
-        return json.loads(zlib.decompress(raw))
-    except zlib.error as e:
-        raise ValueError(f"damaged block ({e})") from None
+    if len(raw) != where[1]:
+        raise ValueError(f"a block of {path.name} is cut short")
+    return json.loads(inflate(raw, LIMITS["index"], path, f"a block of {path.name}"))
 
 
 class ChapterTexts:
@@ -380,6 +415,11 @@ class ChapterTexts:
 
         self._text = text
         self._all: dict[str, str] | None = None if text and chapter_whole(text) else self._parse()
+        #: Where each rule's key stands (``datadir.rule_keys``), once a few
+        #: rules of this chapter were asked for: then one pass over the
+        #: text finds them all, cheaper than a search of it per rule.
+        self._keys: dict[str, int] | None = None
+        self._asked = 0
 
     def _parse(self) -> dict[str, str]:
         try:
@@ -389,9 +429,12 @@ class ChapterTexts:
 
     def get(self, id: str) -> str:
         if self._all is None:
-            from crsearch.store.datadir import last_rule_of
+            from crsearch.store.datadir import last_rule_of, rule_keys
 
-            rule = last_rule_of(self._text, id)
+            self._asked += 1
+            if self._keys is None and self._asked > 3:
+                self._keys = rule_keys(self._text)
+            rule = last_rule_of(self._text, id, self._keys)
             if rule is not None:
                 return rule.get("text", "")
             self._all = self._parse()  # not found alone: an id it lacks, another format
@@ -411,6 +454,8 @@ class FastBackend:
         self._shards: dict[str, dict[str, list[Any]]] = {}
         self._docs: dict[str, dict[str, Any]] = {}
         self._chapters: dict[str, ChapterTexts] = {}
+        #: The chapters file's header, read once (``datadir.read_chapter``).
+        self._heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] = {}
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
         self._weights: dict[tuple[str, tuple[tuple[int, float], ...]], list[tuple[int, float]]] = {}
         self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
@@ -488,6 +533,19 @@ class FastBackend:
                                 "parent": r[4]}
         return doc
 
+    def cites(self, id: str) -> tuple[frozenset[str], frozenset[str]] | None:
+        """What the text of ``id`` cites, as the index holds it ready: (the
+        rules it names singly, the members of the ranges it names); None
+        when the index does not have it (the text is read then)."""
+        if id.startswith(GLOSSARY_PREFIX) or self.stored(id) is None:
+            return None
+        r = self._shards[shard_of(id)][id]
+        if len(r) == 5:
+            return _NO_CITES
+        if len(r) != 7 or not all(isinstance(x, list) for x in r[5:]):
+            return None
+        return frozenset(r[5]), frozenset(r[6])
+
     def _texts(self, key: str) -> ChapterTexts:
         """The rules' texts of one block, from the release's chapters file."""
         got = self._chapters.get(key)
@@ -497,7 +555,7 @@ class FastBackend:
             chapter = (self.meta.get("texts") or {}).get(key)
             try:
                 # read_chapter checks the file (regular, within its limits).
-                text = (read_chapter(chapters_of(self.index_dir), chapter) or "") \
+                text = (read_chapter(chapters_of(self.index_dir), chapter, self._heads) or "") \
                     if isinstance(chapter, str) else ""
             except (OSError, ValueError):
                 text = ""  # a damaged chapters file: `crsearch repair` restores it
@@ -582,6 +640,10 @@ class FastBackend:
 
     def close(self) -> None:
         pass
+
+
+#: A text that cites nothing.
+_NO_CITES: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
 
 class ReadyParts:

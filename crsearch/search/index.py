@@ -238,6 +238,11 @@ class Index:
         of each range it names ("702.19b-d") the members in ``among``."""
         got = self._cited.get(id)
         if got is None:
+            ready = self.docs.cites(id) if isinstance(self.docs, FastBackend) else None
+            if ready is not None:
+                # The index holds them ready (``fastindex.write``): no text parsed.
+                got = self._cited[id] = (ready[0], (), ready[1])
+        if got is None:
             from crsearch.rules.refs import cited_spans
 
             # What a text cites never changes: its spans are read once, and
@@ -247,19 +252,20 @@ class Index:
             ranges = tuple(s for s in spans if s.start != s.end)
             got = self._cited[id] = (frozenset(named - {id}), ranges, None)
         single, ranges, members = got
+        if members is not None:
+            # Expanding among every id, then keeping the candidates, is
+            # expanding among the candidates.
+            return single | {t for t in members if t in among} if members else single
         if not ranges:
             return single  # most rules cite no range (and most cite nothing)
-        if members is None:
-            if id not in self._cited_again:
-                # A process that asks once (the CLI) expands the range among
-                # the candidates only; the whole chapter's ids are read when
-                # the rule comes back.
-                self._cited_again.add(id)
-                return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
-            members = frozenset(t for s in ranges for t in numbers.expand(s, self.ids)) - {id}
-            self._cited[id] = (single, ranges, members)
-        # Expanding among every id, then keeping the candidates, is
-        # expanding among the candidates.
+        if id not in self._cited_again:
+            # A process that asks once (the CLI) expands the range among
+            # the candidates only; the whole chapter's ids are read when
+            # the rule comes back.
+            self._cited_again.add(id)
+            return single | {t for s in ranges for t in numbers.expand(s, among) if t != id}
+        members = frozenset(t for s in ranges for t in numbers.expand(s, self.ids)) - {id}
+        self._cited[id] = (single, ranges, members)
         return single | {t for t in members if t in among}
 
     def all_passing(self, filters: dict[str, str], limit: int) -> list[str]:

@@ -35,7 +35,8 @@ INDEX_NAME = "crsearch"
 #: 3: Whoosh stores ids and kinds only, the fast files read rules' texts from
 #: the release's chapter files.  4: ids stored, not indexed; our text field and
 #: codec (``whooshparts``): short postings lists inline, no zlib that grows a block.
-INDEX_FORMAT = 4
+#: 5: each rule's citations ready in ``fast-docs.z`` (no question parses them).
+INDEX_FORMAT = 5
 
 #: How the note that a search built its index's embeddings begins (the CLI
 #: says it on stderr).

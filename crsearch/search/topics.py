@@ -114,6 +114,10 @@ def cue_stems(cue: str, stem: Callable[[str], str]) -> frozenset[str]:
     return frozenset(question_stems(words(cue), stem))
 
 
+#: How many first letters of a cue's smallest stem name its part (``Cues.to_parts``).
+PART_PREFIX = 2
+
+
 class Cues:
     """Every cue of the topics (all of ``TOPICS`` unless given) stemmed once,
     for matching many questions.
@@ -142,10 +146,11 @@ class Cues:
                                   for c in topic.cues)
 
     def to_parts(self) -> dict[str, dict[str, Any]]:
-        """The stemmed cues as JSON-able values, by first letter (what an index
-        keeps ready, see ``from_parts``).  A cue goes with its smallest stem's
-        first letter: a question that has the cue has a word starting so
-        (stemming keeps a word's first letter).  A part has its cues
+        """The stemmed cues as JSON-able values, by the first ``PART_PREFIX``
+        letters of a stem (what an index keeps ready, see ``from_parts``).  A
+        cue goes with its smallest stem's first letters: a question that has
+        the cue has that stem (two letters, not one: a question reads a
+        fraction of the table, not half of it).  A part has its cues
         (``[number, stems, cue, topic]``), the topics they name, and which of
         its cues each stem starts."""
         parts: dict[str, dict[str, Any]] = {}
@@ -154,7 +159,7 @@ class Cues:
             t = numbers.setdefault(id(topic), len(numbers))
             ordered = sorted(stems)
             key = ordered[0] if ordered else ""
-            part = parts.setdefault(key[:1], {"cues": [], "topics": {}, "first": {}})
+            part = parts.setdefault(key[:PART_PREFIX], {"cues": [], "topics": {}, "first": {}})
             part["first"].setdefault(key, []).append(len(part["cues"]))
             part["cues"].append([n, ordered, cue, t])
             part["topics"][str(t)] = [list(topic.cues), list(topic.rules)]
@@ -206,7 +211,7 @@ class Cues:
         if self._part is None:
             return [(c, t) for stems, c, t in self.cues if stems <= have]
         hits: list[tuple[int, str, Topic]] = []
-        for letter in sorted({s[:1] for s in have} | {""}):
+        for letter in sorted({s[:PART_PREFIX] for s in have} | {""}):
             part = self._part(letter) if letter in self._letters else None
             if not part:
                 continue

@@ -30,6 +30,7 @@ disk or hash seeds; with ``SOURCE_DATE_EPOCH`` set, file times are set to it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -512,10 +513,14 @@ def environment(urls: Urls):
 
     from crsearch.paths import templates_dir
 
+    # A build renders each template thousands of times and a site of every
+    # release makes an environment per release: templates are not looked
+    # at again once loaded, and their compiled code is kept for the process.
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        auto_reload=False, bytecode_cache=_compiled())
     env.globals["url_for"] = urls.url_for
     env.globals["page_url"] = urls.page
     env.globals["anchor"] = urls.anchor
@@ -528,14 +533,35 @@ def environment(urls: Urls):
     return env
 
 
+@functools.cache
+def _compiled() -> Any:
+    """The templates' compiled code, in memory, keyed by name and source
+    (jinja2 checks the source's checksum), for every environment."""
+    import jinja2
+
+    class Memory(jinja2.BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket: Any) -> None:
+            if bucket.key in self.code:
+                bucket.bytecode_from_string(self.code[bucket.key])
+
+        def dump_bytecode(self, bucket: Any) -> None:
+            self.code[bucket.key] = bucket.bytecode_to_string()
+
+    return Memory()
+
+
 def inline_script(name: str) -> Any:
     """A script of ``templates/`` to write inside a page's ``<script>``: the
     search page runs ``js/text.js`` before anything has loaded."""
     from markupsafe import Markup
 
     from crsearch.paths import templates_dir
+    from crsearch.site.slim import slim
 
-    code = (templates_dir() / name).read_text(encoding="utf-8")
+    code = slim((templates_dir() / name).read_text(encoding="utf-8"))
     if "</" in code:
         raise SiteError(f"{name} holds '</', which would end the page's <script>")
     return Markup(code)
@@ -576,9 +602,11 @@ def render(release: Release, edition: Edition | None = None,
             search_keys=search_keys, explain_src=explain_src, **page.context)
         files[page.name] = html.encode("utf-8")
     from crsearch.paths import templates_dir
+    from crsearch.site.slim import slim
 
     for name, source in STATIC.items():
-        files[name] = (templates_dir() / source).read_bytes()
+        raw = (templates_dir() / source).read_bytes()
+        files[name] = slim(raw.decode("utf-8")).encode("utf-8") if name.endswith(".js") else raw
     files.update(explain_data)
     files[MARKER] = (json.dumps({"generator": "crsearch", "version": __version__,
                                  "effective_date": release.effective_date},
@@ -632,10 +660,12 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
     They use the root's style and scripts (:data:`SHARED`), and their search
     and explain data files, named by their content, sit in the root's
     ``search/`` (:data:`POOL`): a file that several releases share (runs of
-    unchanged rules, most of all) is written once.
+    unchanged rules, most of all) is written once.  So is the text of their
+    chapter and glossary pages, in runs of rules (:mod:`crsearch.site.bodies`).
     Card lookup (``cards``) is the root release's.
     """
     from crsearch.site import api as site_api
+    from crsearch.site import bodies as site_bodies
     from crsearch.site import offline as site_offline
     from crsearch.site import publish
 
@@ -670,12 +700,14 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
     card_files = site_cards.files(cards, ordered[0]) if cards is not None else None
     kept = None
+    kept_all: set[str] | None = None
     if search and len(ordered) > 1:
         from crsearch.search.build import terms_of
         from crsearch.site import searchdata as site_search
 
         # The known words near each release's words, found once for all.
         kept = site_search.KeptWords(terms_of(r)["vocab"] for r in ordered)
+        kept_all = kept.every()
     out.parent.mkdir(parents=True, exist_ok=True)
     publish.sweep(out)
     tmp = publish.stage(out)
@@ -702,7 +734,8 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
 
                 search_files = site_search.build(
                     release, Urls(release, rule_pages=edition.rule_pages).url_for, kept=kept,
-                    then=site_changes.numbers_then(history, release) if k else None)
+                    then=site_changes.numbers_then(history, release) if k else None,
+                    kept_all=kept_all if k else None)
             release_files, stats = render(
                 release, edition,
                 edition.root + site_search.meta_name(search_files) if search else "",
@@ -722,6 +755,15 @@ def build_all(releases: list[Release], out: Path | str, *, search: bool = True,
                 for name in SHARED:
                     del release_files[name]
                 release_files.update(search_files)
+                # Their chapters' and glossary's text, in runs shared by the
+                # releases that read the same (crsearch.site.bodies).
+                urls = Urls(release, rule_pages=False)
+                for name in [urls.chapter_page(c.id) for c in release.chapters] + [urls.page("glossary")]:
+                    if name in release_files:
+                        release_files[name], runs = site_bodies.share(
+                            release_files[name], edition.root,
+                            f"{edition.root}{site_api.API}/{release.effective_date}/release.json")
+                        release_files.update(runs)
                 shared = {n: release_files.pop(n) for n in list(release_files) if n.startswith(POOL)}
                 for name, data in list(shared.items()):
                     digest = hashlib.sha256(data).digest()

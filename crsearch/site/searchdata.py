@@ -14,11 +14,12 @@ computed by the same Python:
   and the question reader's word lists (``vocab.tables()``,
   ``query.tables()``), the question words' entries, the situation words'
   stems, keyword, chapter and glossary titles, every document id in index
-  order, and the names of the document, topic and card files;
+  order (the glossary's are its titles), and the names of the document,
+  topic and card files;
 - ``search/keys.<hash>.js`` (named by every page too): the word files by
   prefix and the letter files below, with what picks a query's files: the
   folding table (``fold_table``: ``text.fold`` beyond lowercasing), stop and
-  question words, jargon; ``search.html`` asks for a linked query's files
+  question words, jargon, slang; ``search.html`` asks for a linked query's files
   before the rest has loaded;
 - ``search/w-<prefix>.<hash>.js``: for the words starting with ``prefix``
   (every word of the documents and of the wording tables and topics), their
@@ -33,7 +34,10 @@ computed by the same Python:
   have the stem in their text or title (the re-ranking's coverage, known
   without loading the documents);
 - ``search/v-<letter>.<hash>.js``: the words starting with a letter and
-  their counts, loaded only to correct a typo;
+  their counts, loaded only to correct a typo, and the known words it leaves
+  alone; for an older release of a site of several, those are in
+  ``search/k-<letter>.<hash>.js`` files that every older release shares
+  (named in the keys file's ``kept``);
 - ``search/topics-<letter>.<hash>.js`` and ``cards-<letter>.<hash>.js``: the
   judges' topics (their cues stemmed, in table order) and the rules-famous
   cards, by first letter;
@@ -84,7 +88,7 @@ BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 4
+FORMAT = 5
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -184,7 +188,8 @@ def _postings(release: Release, config: RankingConfig
         for doc in docs:
             writer.add_document(**whoosh_fields(doc))
         writer.commit(optimize=False)
-    with ix.searcher(weighting=scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)) as s:
+    weighting = scoring.BM25F(B=config.bm25_b, K1=config.bm25_k1)
+    with ix.searcher(weighting=weighting) as s:
         reader = s.reader()
         docids, df = ids_and_frequencies(s)
         scores: Scores = {}
@@ -194,20 +199,42 @@ def _postings(release: Release, config: RankingConfig
         for field in fields:
             boost = config.field_boosts.get(field)
             pboost = config.passage_fields.get(field)
+            # Whoosh's scorer reads a document's field length at every
+            # posting; read once per document, with the same formula
+            # (scoring.bm25) the scores are the same floats, in a third of
+            # the time.
+            lengths = [reader.doc_field_length(d, field, 1)
+                       for d in range(reader.doc_count_all())]
+            # What BM25FScorer reads, read here once a field (one segment).
+            plain = s.is_atomic() and s.schema[field].scorable and not weighting._field_B
+            avgfl, b, k1 = s.avg_field_length(field) or 1, weighting.B, weighting.K1
             for t in reader.lexicon(field):
                 st = t.decode("utf-8")
                 acc = scores.setdefault(st, {})
                 pacc = passage.setdefault(st, {})
-                m = s.postings(field, st)
+                if not plain:
+                    m = s.postings(field, st)
+                    while m.is_active():
+                        _add(acc, pacc, m.id(), m.score(), boost, pboost)
+                        m.next()
+                    continue
+                idf = s.idf(field, st)
+                m = reader.postings(field, st)
                 while m.is_active():
                     d = m.id()
-                    if boost is not None:
-                        acc[d] = acc.get(d, 0.0) + m.score() * boost
-                    if pboost is not None:
-                        pacc[d] = pacc.get(d, 0.0) + m.score() * pboost
+                    _add(acc, pacc, d, scoring.bm25(idf, m.weight(), lengths[d], avgfl, b, k1),
+                         boost, pboost)
                     m.next()
     by_id = {d["id"]: d for d in docs}
     return docids, df, scores, passage, [by_id[i] for i in docids]
+
+
+def _add(acc: dict[int, float], pacc: dict[int, float], d: int, score: float,
+         boost: float | None, pboost: float | None) -> None:
+    if boost is not None:
+        acc[d] = acc.get(d, 0.0) + score * boost
+    if pboost is not None:
+        pacc[d] = pacc.get(d, 0.0) + score * pboost
 
 
 def _ram_storage(private: str) -> Any:
@@ -226,10 +253,13 @@ def _ram_storage(private: str) -> Any:
 
 def build(release: Release, url_for: Callable[[str], str],
           config: RankingConfig = DEFAULT, kept: KeptWords | None = None,
-          then: dict[str, list[str]] | None = None) -> dict[str, bytes]:
+          then: dict[str, list[str]] | None = None,
+          kept_all: set[str] | None = None) -> dict[str, bytes]:
     """Every file of the search data, by path inside the site.  ``kept``:
     the known words near the words of many releases (a site of every
-    release builds it once), else worked out for this release.  ``then``:
+    release builds it once), else worked out for this release; ``kept_all``
+    instead: the known words near a word of any release, in files every
+    older release of a site shares (``KeptWords.every``).  ``then``:
     for an older release of a site of several, where each rule number of the
     latest that it lacks was then (``changes.numbers_then``), read only when
     such a number is searched for."""
@@ -375,11 +405,28 @@ def build(release: Release, url_for: Callable[[str], str],
     # Typo correction reads the words of one first letter ("v"), and the
     # words of that letter it leaves alone though the release never uses
     # them ("k", ``kept_words``).
+    # With ``kept_all`` (an older release of a site of several), the kept
+    # words are those near a word of any release, in files of their own
+    # ("k-<letter>", named in the keys' "kept"): the same files for every
+    # older release.  Typo correction only asks about a word it would
+    # correct, one typing mistake from a word of the release, so a known
+    # word near another release's words only is never asked about.
     letters: dict[str, dict[str, list[Any]]] = {}
     for w, c in sorted(vocab.items()):
         letters.setdefault(w[:1], {"v": [], "k": []})["v"].append([w, c])
-    for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
-        letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
+    kept_files: dict[str, str] = {}
+    if kept_all is not None:
+        by_first: dict[str, list[str]] = {}
+        for w in sorted(kept_all):
+            by_first.setdefault(w[:1], []).append(w)
+            letters.setdefault(w[:1], {"v": [], "k": []})
+        for letter, ws in sorted(by_first.items()):
+            name, raw = _hashed(f"k-{_safe(letter)}", f"k-{letter}", ws)
+            files[name] = raw
+            kept_files[letter] = name.split("/", 1)[1]
+    else:
+        for w in sorted(kept(vocab) if kept is not None else kept_words(vocab)):
+            letters.setdefault(w[:1], {"v": [], "k": []})["k"].append(w)
     letter_files: dict[str, str] = {}
     for letter, rows_ in sorted(letters.items()):
         name, raw = _hashed(f"v-{_safe(letter)}", f"v-{letter}", rows_)
@@ -409,12 +456,13 @@ def build(release: Release, url_for: Callable[[str], str],
     # the search page asks for a linked query's files while the ranking
     # module and the metadata load.
     word_tables = tables()
-    name, raw = _hashed(KEYS, KEYS, {"shards": shard_files, "letters": letter_files,
-                                     "stop_words": word_tables["stop_words"],
-                                     "fold": fold_table(),
-                                     "jargon": word_tables["jargon"],
-                                     "question_words": word_tables["question_words"],
-                                     "topics": topics_files, "cards": cards_files})
+    key_data = {"shards": shard_files, "letters": letter_files,
+                "stop_words": word_tables["stop_words"], "fold": fold_table(),
+                "jargon": word_tables["jargon"], "question_words": word_tables["question_words"],
+                "slang": word_tables["slang"], "topics": topics_files, "cards": cards_files}
+    if kept_all is not None:
+        key_data["kept"] = kept_files
+    name, raw = _hashed(KEYS, KEYS, key_data)
     files[name] = raw
 
     meta = {
@@ -423,8 +471,9 @@ def build(release: Release, url_for: Callable[[str], str],
         # The knobs of the ranking, as the CLI's engine reads them.
         "config": config.to_dict(),
         # The wording tables a query is read with (the keys file has the
-        # others; synonyms travel with their words, situation words as stems).
-        "tables": {k: word_tables[k] for k in ("slang", "filler_words", "first_person")},
+        # others, slang too: a linked query asks for its slang's word files
+        # at once; synonyms travel with their words, situation words as stems).
+        "tables": {k: word_tables[k] for k in ("filler_words", "first_person")},
         # Questions in a player's words (query.is_question, card_names): the
         # parser's word lists and limits, how it corrects typos, and the
         # situation words' stems.
@@ -440,7 +489,7 @@ def build(release: Release, url_for: Callable[[str], str],
                         and numbers.kind(d["id"]) == "rule"
                         and is_title_text(d.get("text", ""), config.title_rule_words)],
         "n": len(docids),
-        "ids": pack_ids(docids),
+        "ids": pack_ids(docids, [g["id"] for g in terms["glossary"]]),
         "blocks": [[b[0], f] for b, f in zip(blocks, block_files)],
         "keywords": terms["keywords"],
         "chapters": terms["chapters"],
@@ -503,8 +552,10 @@ class KeptWords:
         for v in sorted(self.words):
             for d in drops(v, 2):
                 near.setdefault(d, []).append(v)
-        #: Known word -> the words of ``vocabs`` it is a likely typing of.
-        self.near: dict[str, set[str]] = {}
+        #: Word of ``vocabs`` -> the known words that are a likely typing of
+        #: it: a release keeps those of its own words (a few thousand
+        #: look-ups, not a pass over every known word).
+        self.typed_as: dict[str, set[str]] = {}
         for w in known_words() | name_words() | english_words():
             if len(w) < 4 or not w.isalpha() or w in STOP_WORDS:
                 continue
@@ -514,12 +565,24 @@ class KeptWords:
                     if v not in seen:
                         seen.add(v)
                         if close_enough(w, v):
-                            self.near.setdefault(w, set()).add(v)
+                            self.typed_as.setdefault(v, set()).add(w)
+
+    def every(self) -> set[str]:
+        """The known words near a word of any of ``vocabs`` (some a word of
+        one release: a release's own words are never corrected, so holding
+        them does no harm)."""
+        out: set[str] = set()
+        for ws in self.typed_as.values():
+            out |= ws
+        return out
 
     def __call__(self, vocab: dict[str, int]) -> set[str]:
         if not self.words.issuperset(vocab):
             return KeptWords([vocab])(vocab)
-        return {w for w, vs in self.near.items() if w not in vocab and not vs.isdisjoint(vocab)}
+        out: set[str] = set()
+        for v in vocab:
+            out |= self.typed_as.get(v, set())
+        return out.difference(vocab)
 
 
 def table_words() -> set[str]:
@@ -655,9 +718,15 @@ def _deltas(nums: list[int]) -> list[int]:
     return [b - a for a, b in zip([0, *nums], nums)]
 
 
-def pack_ids(ids: list[str]) -> list[str]:
+def pack_ids(ids: list[str], glossary: list[str] | None = None) -> list[str]:
     """Ids in index order, shorter: "702.19c" after "702" is ".19c", a
-    glossary id loses its prefix to ":" (rank.js ``unpackIds`` undoes it)."""
+    glossary id loses its prefix to ":" (rank.js ``unpackIds`` undoes it).
+
+    When the glossary's ids end the index in the order of ``glossary`` (the
+    metadata's list of terms), they are left out: rank.js takes them from
+    that list (on a phone, 3.6 kB less before the first result)."""
+    if glossary and ids[len(ids) - len(glossary):] == glossary:
+        ids = ids[:len(ids) - len(glossary)]
     out = []
     chapter = ""
     for i in ids:

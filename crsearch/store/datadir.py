@@ -22,7 +22,6 @@ from outside) leaves behind is found and fixed by ``repair.py``.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import sys
@@ -182,36 +181,12 @@ def read_release_text(path: str | Path) -> str:
     A gzip file is uncompressed only up to the limit of a release's text: a
     small file that would uncompress to gigabytes is refused (``TooLarge``).
     """
-    import zlib
+    from crsearch.files import inflate
 
     if not os.fspath(path).endswith(".gz"):
         return read_bytes(path, "release text").decode("utf-8")
-    data = read_bytes(path, "release")
-    try:
-        return _gunzip(data, LIMITS["release text"], path).decode("utf-8")
-    except (zlib.error, EOFError) as e:
-        raise ValueError(f"not gzip data: {e}") from None
-
-
-def _gunzip(data: bytes, limit: int, path: str | Path) -> bytes:
-    """``gzip.decompress(data)``, but never more than ``limit`` bytes of output."""
-    import zlib
-
-    from crsearch.files import TooLarge, size_text
-
-    parts: list[bytes] = []
-    size = 0
-    while data:  # one gzip member after another, as gzip.decompress reads them
-        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        part = member.decompress(data, limit + 1 - size)
-        size += len(part)
-        if size > limit:
-            raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)} uncompressed", os.fspath(path))
-        if not member.eof:
-            raise EOFError("compressed file ended before the end-of-stream marker was reached")
-        parts.append(part)
-        data = member.unused_data
-    return b"".join(parts)
+    return inflate(read_bytes(path, "release"), LIMITS["release text"], path, "the release file",
+                   gzip=True).decode("utf-8")
 
 
 def _read_ahead(path: str, read: Callable[[bytes], T | None]) -> T | None:
@@ -282,6 +257,8 @@ def read_json(path: str | Path, kind: str) -> Any:
     """
     data = read_bytes(path, kind)
     if _zlib_header(data):
+        from crsearch.files import inflate
+
         data = inflate(data, LIMITS[kind], path)
     return loads(data.decode("utf-8"))
 
@@ -302,34 +279,28 @@ def packed_json(data: Any) -> bytes:
                                  sort_keys=True).encode("utf-8"), 6)
 
 
-def inflate(data: bytes, limit: int, path: str | Path, what: str = "the file") -> bytes:
-    """zlib ``data`` inflated, never past ``limit`` bytes (``TooLarge``);
-    ValueError when it is damaged or cut short."""
-    import zlib
-
-    try:
-        out = zlib.decompressobj()
-        text = out.decompress(data, limit + 1)
-    except zlib.error as e:
-        raise ValueError(f"{what} is damaged ({e})") from None
-    if len(text) > limit:
-        from crsearch.files import TooLarge, size_text
-
-        raise TooLarge(errno.EFBIG, f"{what} is larger than {size_text(limit)} uncompressed",
-                       os.fspath(path))
-    if not out.eof or out.unused_data:
-        raise ValueError(f"{what} is cut short" if not out.eof else f"{what} has bytes after its end")
-    return text
-
-
-def read_chapter(path: str | Path, chapter: str) -> str | None:
+def read_chapter(path: str | Path, chapter: str,
+                 heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] | None = None) -> str | None:
     """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
     None when it holds no such chapter.  Only the header and that chapter's
-    block are read; ValueError (or an OSError) when the file is damaged."""
-    from crsearch.files import open_regular
+    block are read; ValueError (or an OSError) when the file is damaged.
+
+    ``heads`` keeps the header read and checked, by the file's identity
+    (device, inode, size, time): a reader of many chapters of one file (a
+    question's candidates come from dozens) parses it once.
+    """
+    from crsearch.files import inflate, open_regular
 
     with open_regular(path, LIMITS["chapters"]) as f:
-        head, blocks = _chapters_head(f)
+        if heads is None:
+            head, blocks = _chapters_head(f)
+        else:
+            st = os.fstat(f.fileno())
+            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            got = heads.get(stamp)
+            if got is None:
+                got = heads[stamp] = _chapters_head(f)
+            head, blocks = got
         where = blocks.get(chapter)
         if where is None:
             return None
@@ -1045,13 +1016,27 @@ def _run_of(text: str, first: str,
     return out
 
 
-def last_rule_of(text: str, id: str) -> dict[str, Any] | None:
+def rule_keys(text: str) -> dict[str, int]:
+    """Where the last ``"id"`` key of each rule stands in a chapter file's
+    ``text``: ``_rule_at(text, id, last=True)[0]`` of every id, in one pass
+    (a reader of many rules of one chapter searches it once, not per rule)."""
+    import re
+
+    return {m[1]: m.start() for m in re.finditer(r'"id":"([^"]*)","kind":', text)}
+
+
+def last_rule_of(text: str, id: str, keys: dict[str, int] | None = None) -> dict[str, Any] | None:
     """The last object of rule ``id`` in a chapter file's ``text`` (what parsing
     it all and keeping the last rule of each id gives), parsed alone; None
     when that cannot be shown (another format, a cut file, no C scanner):
-    parse it all then.  A search reads a few rules of many chapters."""
+    parse it all then.  A search reads a few rules of many chapters.
+    ``keys``: the text's ``rule_keys``, when the caller keeps them."""
     scan = json_scanner()
-    start = _rule_at(text, id, last=True)[1]
+    if keys is None:
+        start = _rule_at(text, id, last=True)[1]
+    else:
+        at = keys.get(id, -1)
+        start = text.rfind(_RULE_START, 0, at) if at >= 0 else -1
     if scan is None or start < 0:
         return None
     try:

@@ -26,7 +26,7 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 4;
+  const FORMAT = 5;
   const GLOSSARY = "glossary:";
 
   const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
@@ -520,7 +520,7 @@
       this.questionWords = new Set(keys.question_words);
       this.jargon = keys.jargon;
       const t = meta.tables;
-      this.slang = t.slang;
+      this.slang = keys.slang;
       this.filler = new Set(t.filler_words);
       this.firstPerson = new Set(t.first_person);
       const q = meta.question;
@@ -540,6 +540,8 @@
       this.correction = q.correction;
       this.titleRules = new Set(meta.title_rules);
       this.ids = unpackIds(meta.ids);
+      /* The glossary's ids, when they end the index, are its terms' (searchdata.pack_ids). */
+      if (this.ids.length < meta.n) meta.glossary.forEach((g) => this.ids.push(GLOSSARY + g[0]));
       this.num = new Map();
       this.ids.forEach((id, i) => this.num.set(id, i));
       /* Index.ids: sections, chapters and rules (not the glossary). */
@@ -719,7 +721,10 @@
       };
       complete.forEach(take);
       const last = complete.length < ws.length ? ws[ws.length - 1] : null;
-      if (last && last.length >= 2 && !Array.from(this.shardKeys).some((k) => k.length > last.length && k.startsWith(last))) take(last);
+      const whole = last && last.length >= 2 && !Array.from(this.shardKeys).some((k) => k.length > last.length && k.startsWith(last));
+      if (whole) take(last);
+      /* Slang ("trample over") stands for words of other files. */
+      this.slangIn(whole ? ws : complete).forEach((s) => this.text.words(s[1]).forEach(take));
       const quiet = () => {};
       if (ws.length) this.loadTopics(ws.concat(want)).catch(quiet);
       if (this.isQuestion(text, ws, false)) this.loadCards(text).catch(quiet);
@@ -734,11 +739,16 @@
       }).catch(quiet);
     }
     /* The words of the release by first letter, with their counts (what
-       typo correction compares a word with). */
+       typo correction compares a word with), and the words it leaves
+       alone: in the same file, or (an older release of a site of several)
+       in a "k" file every older release shares (keys.kept). */
     loadLetters(ws) {
       const got = this.loadedLetters = this.loadedLetters || {};
-      return Promise.all(firstLetters(ws).filter((l) => own(this.keys.letters, l)).map((l) =>
-        this.file("v-" + l, this.keys.letters[l]).then((data) => { got[l] = { v: data.v, k: new Set(data.k) }; })));
+      const kept = this.keys.kept || {};
+      return Promise.all(firstLetters(ws).filter((l) => own(this.keys.letters, l)).map((l) => Promise.all([
+        this.file("v-" + l, this.keys.letters[l]),
+        own(kept, l) ? this.file("k-" + l, kept[l]) : Promise.resolve(null),
+      ]).then(([data, k]) => { got[l] = { v: data.v, k: new Set(k || data.k) }; })));
     }
 
     /* -- query.parse ------------------------------------------------------------ */

@@ -65,10 +65,21 @@
       take(w);
       if (own(keys.jargon, w)) t.words(keys.jargon[w]).forEach(take);
     });
+    /* Slang ("trample over"): the words it stands for are searched too.
+       Every phrase found is taken, longest or not: a file too many costs
+       less than a round trip later. */
+    const slang = keys.slang || {};
+    for (let i = 0; i < ws.length; i++) {
+      for (let n = 1; n <= 4 && i + n <= ws.length; n++) {
+        const key = ws.slice(i, i + n).join(" ");
+        if (own(slang, key)) t.words(slang[key]).forEach(take);
+      }
+    }
     const shardKeys = new Set(Object.keys(keys.shards));
     const add = (name, file) => { if (!files.some((f) => f[0] === name)) files.push([name, "search/" + file]); };
     /* A cue has no stop word; a card's name may start with one ("The"). */
-    firstLetters(ws.concat(want).filter((w) => !t.stop.has(w)).concat([""])).forEach((l) => {
+    /* "=": the whole-query cues, read for every query. */
+    firstLetters(ws.concat(want).filter((w) => !t.stop.has(w)).concat(["", "="])).forEach((l) => {
       if (own(keys.topics, l)) add("topics-" + l, keys.topics[l]);
     });
     if (ws.length >= 4 || text.indexOf("?") >= 0) {
@@ -85,6 +96,15 @@
     });
     return { words, files };
   }
+  /* The file of a linked query's word's stem when it is not the word's own
+     ("w-" name and file), or null. */
+  function stemFile(keys, shard, w) {
+    const e = shard.w[w], s = e && e[1];
+    if (!s) return null;
+    const k = shardKey(s, new Set(Object.keys(keys.shards)));
+    return k !== null && k !== shardKey(w, new Set(Object.keys(keys.shards)))
+      ? ["w-" + k, "search/" + keys.shards[k]] : null;
+  }
   /* Whether a word of a linked query needs its letter file (a typo). */
   function needsLetter(keys, shard, w) {
     const e = shard.w[w];
@@ -92,5 +112,5 @@
       ? ["v-" + w[0], "search/" + keys.letters[w[0]]] : null;
   }
 
-  return { Text, own, isAlpha, firstLetters, shardKey, linkedQueryFiles, needsLetter, WORD_RE, CARD_TOKEN };
+  return { Text, own, isAlpha, firstLetters, shardKey, linkedQueryFiles, needsLetter, stemFile, WORD_RE, CARD_TOKEN };
 }));

@@ -37,7 +37,8 @@ const STEMS = { players: "player", abilities: "abil", ability: "abil", causes: "
   concepts: "concept", creature: "creatur", source: "sourc", damage: "damag", general: "gener", game: "game" };
 
 /* A release in the search data's shape, and a loader for its files. */
-function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, then = null } = {}) {
+function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, then = null,
+  slang = { "sac": "sacrifice" } } = {}) {
   const text = new rank.Text({}, STOP);
   const stem = (w) => STEMS[w] || w;
   const files = {}, entries = {}, postings = {}, counts = {};
@@ -62,7 +63,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, th
   Object.entries(postings).forEach(([s, p]) => { shard(s[0]).p[s] = p; });
   Object.entries(forms).forEach(([s, fs]) => { shard(fs[0]).f[s] = fs; });
   const keys = { shards: {}, letters: {}, stop_words: STOP, fold: {}, jargon: { dt: "deathtouch" },
-    question_words: QUESTION, topics: {}, cards: {} };
+    question_words: QUESTION, slang, topics: {}, cards: {} };
   Object.entries(shards).forEach(([k, d]) => { keys.shards[k] = `w-${k}.js`; files[`search/w-${k}.js`] = d; });
   const letters = {};
   const letter = (w) => (letters[w[0]] = letters[w[0]] || { v: [], k: [] });
@@ -82,7 +83,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, th
     stems: Object.fromEntries(Object.keys(counts).filter((w) => stem(w) !== w).map((w) => [w, stem(w)])), df: {} };
   const meta = {
     format: rank.FORMAT, date: "2026-08-07", config: { ...CONFIG, ...config },
-    tables: { slang: { "sac": "sacrifice" }, filler_words: ["friend"], first_person: ["i", "my"] },
+    tables: { filler_words: ["friend"], first_person: ["i", "my"] },
     question: { question_start: ["what", "how", "does"], not_names: ["what", "how"], connectors: ["of"],
       clause_start: "(?:^|[,;:.!\\u2013\\u2014]|\\s-)\\s*([A-Za-z']+)\\s+([A-Za-z']+)",
       clause_ask: ["how", "what"], clause_ask_next: ["is", "happens"], clause_verb: ["does", "can"],
@@ -152,6 +153,19 @@ test("a typo is corrected from the letter file, and said", async () => {
   strict.meta.question.correction = { ...strict.meta.question.correction, cutoff: 0.99 };
   const res2 = await new rank.Engine(strict.meta, strict.keys, strict.load).search("deathtuch", 10);
   assert.equal(res2.suggestion, null);
+});
+
+test("an older release's kept words come from the shared k files (keys.kept)", async () => {
+  const r = release();
+  /* searchdata.build with kept_all: no "k" in the v files, a k file per letter. */
+  r.keys.kept = { d: "k-d.js" };
+  const load = (name, file) => (file === "search/k-d.js" ? Promise.resolve(["deathtuch", "dizzy"]) : r.load(name, file));
+  const got = await new rank.Engine(r.meta, r.keys, load).search("deathtuch", 10);
+  assert.equal(got.suggestion, null);
+  /* A word of another letter, with no k file, is still corrected. */
+  const other = { ...r.keys, kept: { x: "k-x.js" } };
+  const fixed = await new rank.Engine(r.meta, other, r.load).search("deathtuch", 10);
+  assert.equal(fixed.suggestion, "deathtouch");
 });
 
 test("the corrector leaves known words alone and corrects only near typings", async () => {
@@ -335,6 +349,47 @@ test("a linked query asks for its word, topic and card files only", () => {
   assert.deepEqual(text.linkedQueryFiles(r.keys, "702.19c"), { words: [], files: [] });
   assert.deepEqual(text.needsLetter(r.keys, { w: {} }, "deathtuch"), ["v-d", "search/v-d.js"]);
   assert.equal(text.needsLetter(r.keys, { w: { deathtouch: [3, 0] } }, "deathtouch"), null);
+});
+
+test("a linked query asks at once for every file its search reads but the documents", async () => {
+  /* Slang ("zap" is "destroyed" here) and the whole-query cues ("=") too:
+     a file asked for only once the ranking module has loaded costs a
+     round trip more on a phone. */
+  const cues = [[0, "=deathtouch_zap", ["702.2a"]], [1, "destroi", ["702.2b"]], [2, "game lose", ["100.1"]]];
+  for (const query of ["zap deathtouch", "deathtouch", "deathtuch", "Deathtouch and the game?"]) {
+    const r = release({ cues, slang: { zap: "destroyed" } });
+    /* What search.html asks for: the files, then each word's letter file
+       (a typo) or its stem's file once the word's file is in. */
+    const got = text.linkedQueryFiles(r.keys, query), first = new Set(got.files.map((f) => f[1]));
+    for (const [w, name] of got.words) {
+      const shard = await r.load(name, got.files.find((f) => f[0] === name)[1]);
+      [text.needsLetter(r.keys, shard, w), text.stemFile(r.keys, shard, w)].forEach((f) => { if (f) first.add(f[1]); });
+    }
+    r.asked.length = 0;
+    await new rank.Engine(r.meta, r.keys, r.load).search(query, 10);
+    const late = r.asked.filter((f) => !first.has(f) && !f.startsWith("search/d."));
+    assert.deepEqual(late, [], query);
+    assert.ok(r.asked.some((f) => f.startsWith("search/topics-")), query);
+  }
+});
+
+test("while a query is typed, its slang's word files are asked for too", async () => {
+  const r = release({ slang: { zap: "game" } });
+  await new rank.Engine(r.meta, r.keys, r.load).prefetch("zap ");
+  assert.ok(r.asked.includes("search/w-g.js"), r.asked);
+  const plain = release({ slang: {} });
+  await new rank.Engine(plain.meta, plain.keys, plain.load).prefetch("zap ");
+  assert.ok(!plain.asked.includes("search/w-g.js"), plain.asked);
+});
+
+test("the glossary's ids come from its terms when the metadata leaves them out", async () => {
+  const r = release(), whole = new rank.Engine(r.meta, r.keys, r.load);
+  const meta = { ...r.meta, ids: r.meta.ids.filter((i) => !i.startsWith(":")) };
+  const short = new rank.Engine(meta, r.keys, r.load);
+  assert.ok(meta.ids.length < r.meta.ids.length);
+  assert.deepEqual(short.ids, whole.ids);
+  assert.equal((await short.search("deathtouch", 10)).results.map((h) => h.id).join(" "),
+    (await whole.search("deathtouch", 10)).results.map((h) => h.id).join(" "));
 });
 
 test("data of another format is refused", () => {

@@ -287,6 +287,25 @@ def test_release_switcher_shows_the_same_page_in_another_release(page, releases_
     page.wait_for_url(releases_site + "201.html#201.3a")
 
 
+def test_an_older_releases_chapter_is_written_from_shared_runs(page, releases_site):
+    """An older release's chapter text comes from scripts shared between
+    releases (crsearch.site.bodies): its URL still lands on the rule asked
+    for, below the sticky header, and its links stay in its release."""
+    page.goto(releases_site + "2031-03-03/201.html#201.2a")
+    assert page.evaluate("document.querySelector(':target').id") == "201.2a"
+    assert below_header(page, "201.2a")
+    assert page.locator("main .chapter h1").inner_text().startswith("201.")
+    assert page.locator("script[src*='search/b.']").count() >= 1
+    page.click("main a[href='200.html#200.1']")
+    page.wait_for_url("**/2031-03-03/200.html#200.1")
+    assert page.evaluate("document.querySelector(':target').id") == "200.1"
+    assert below_header(page, "200.1")
+    page.goto(releases_site + "2031-03-03/201.html")
+    page.click("main a[href='glossary.html#g-zap']")
+    page.wait_for_url("**/2031-03-03/glossary.html#g-zap")
+    assert page.evaluate("document.querySelector(':target').id") == "g-zap"
+
+
 def test_changes_page_from_the_home_page_and_a_changed_rule(page, releases_site):
     page.goto(releases_site + "index.html")
     page.click(".release-links a[href='changes.html']")

@@ -302,6 +302,26 @@ def test_enter_without_a_choice_searches(page, base_url):
     assert page.evaluate(RESULTS)[0] == "702.2"
 
 
+def test_enter_asks_for_the_first_results_text_before_leaving(page, base_url):
+    """A search typed on a page ranks there first (its data came while it
+    was typed) and prefetches the documents its results show: on a phone
+    their text then arrives while the search page loads, not after it."""
+    page.goto(base_url + "glossary.html")
+    page.click("#q")
+    page.wait_for_function("window.CRSEARCH_DATA && window.CRSEARCH_DATA.meta && window.CRSEARCH_DATA.keys")
+    page.fill("#q", "deathtouch")
+    page.wait_for_function("Object.keys(window.CRSEARCH_DATA).some((n) => n.startsWith('w-dea'))")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.rsplit("/", 1)[-1]))
+    page.press("#q", "Enter")
+    page.wait_for_url("**/search.html?q=deathtouch")
+    page.wait_for_function(RESULTS)
+    assert page.evaluate(RESULTS)[0] == "702.2"
+    page_at = next(i for i, u in enumerate(asked) if u.startswith("search.html?q="))
+    assert any(u.startswith("d.") for u in asked[:page_at]), asked
+    assert not any(u.startswith(("w-", "v-", "topics-")) for u in asked[:page_at]), asked
+
+
 # -- accessibility ------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["index.html", "702.html", "glossary.html",
@@ -379,6 +399,9 @@ def test_a_linked_search_asks_for_its_word_files_before_site_js(page, base_url, 
     parts = {f"topics-{w[0]}" for w in words if w[0] in keys["topics"]} | {
         f"cards-{w[0]}" for w in typed if w[0] in keys["cards"]}
     assert {"topics-c", "topics-d", "cards-c", "cards-a"} <= parts and "topics-a" not in parts
+    # The whole-query cues ("=") are read for every query.
+    assert "=" in keys["topics"]
+    parts.add("topics-=")
     assert sorted(loaded) == sorted({"keys", *parts, *want})
     assert page.locator("#results li[data-id]").count() == 0  # no site.js, no search
 

@@ -28,7 +28,12 @@ MARKUP = "<script>alert('x')</script>"
 
 
 def soup_of(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_bytes(), "html.parser")
+    """A page as the browser shows it: an older release's chapter text
+    written from its shared runs (crsearch.site.bodies)."""
+    from crsearch.site import bodies
+
+    page = bodies.inline(path.read_bytes(), lambda src: (path.parent / src).read_bytes())
+    return BeautifulSoup(page, "html.parser")
 
 
 def _variant(text: str, date: str, swaps: list[tuple[str, str]]) -> bytes:
@@ -181,6 +186,60 @@ def test_older_releases_share_the_roots_style_and_page_scripts(all_site):
         assert (all_site / date / script["data-search"]).is_file()
         assert (all_site / date / script["data-keys"]).is_file()
         assert not (all_site / date / "search").exists()
+
+
+def test_older_chapters_share_runs_of_unchanged_rules(all_site):
+    """An older release's chapter page keeps its own header and footer, its
+    text comes from runs in the root's search/ (b.<hash>.js) that a release
+    reading the same shares; without them it is not the whole page."""
+    raw = (all_site / V1 / "100.html").read_text(encoding="utf-8")
+    runs = re.findall(r'<script src="\.\./(search/b\.[0-9a-f]{10}\.js)"></script>', raw)
+    assert runs and 'id="100.1"' not in raw and "data-line" not in raw.split("<main")[1].split("</main>")[0]
+    assert f'href="../api/{V1}/release.json"' in raw  # <noscript>
+    shown = soup_of(all_site / V1 / "100.html")
+    assert shown.find(id="100.1") is not None and shown.find(id="R1001") is not None
+    assert shown.select_one("header") is not None and shown.find("main").find("h1").get_text(" ", strip=True)
+    # Chapters that read the same in V1 and V2 are the same runs: one file each.
+    def refs(date: str) -> set[str]:
+        return {r for page in (all_site / date).glob("*.html")
+                for r in re.findall(r'search/b\.[0-9a-f]{10}\.js', page.read_text(encoding="utf-8"))}
+    assert len(refs(V1) & refs(V2)) >= 3
+    assert {f"search/{p.name}" for p in (all_site / "search").glob("b.*.js")} == refs(V1) | refs(V2)
+    for name in runs:
+        assert (all_site / name).read_bytes().startswith(b"document.write(")
+    # The glossary too; the root (the latest) keeps whole static pages.
+    assert "search/b." in (all_site / V1 / "glossary.html").read_text(encoding="utf-8")
+    for name in ("100.html", "glossary.html", "100.1.html"):
+        assert "search/b." not in (all_site / name).read_text(encoding="utf-8")
+
+
+def _data(path: Path):
+    """The data a search file stores (``searchdata._script``)."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text[text.index("]=") + 2:].rstrip().rstrip(";"))
+
+
+def test_older_releases_share_the_kept_words_of_typo_correction(all_site):
+    """The known words typo correction leaves alone are, for every older
+    release, the same k files (those near a word of any release); the
+    latest keeps its own in its v files, as a site of one release does."""
+    kept = {}
+    for date in (V1, V2):
+        page = soup_of(all_site / date / "glossary.html")
+        keys = _data(all_site / date / page.find("script", attrs={"data-keys": True})["data-keys"])
+        kept[date] = keys["kept"]
+        assert keys["kept"] and set(keys["kept"]) <= set(keys["letters"])
+        for name in keys["letters"].values():
+            assert _data(all_site / "search" / name)["k"] == []
+        for name in keys["kept"].values():
+            assert _data(all_site / "search" / name), name
+    assert kept[V1] == kept[V2]
+    page = soup_of(all_site / "glossary.html")
+    keys = _data(all_site / page.find("script", attrs={"data-keys": True})["data-keys"])
+    assert "kept" not in keys
+    latest_kept = [w for name in keys["letters"].values() for w in _data(all_site / "search" / name)["k"]]
+    shared = {w for name in kept[V1].values() for w in _data(all_site / "search" / name)}
+    assert latest_kept and set(latest_kept) <= shared
 
 
 def test_changes_page_shows_changed_added_and_renumbered_rules(all_site):

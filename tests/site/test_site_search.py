@@ -65,7 +65,8 @@ def test_tables_and_knobs_are_the_clis(meta, keys):
 
     assert meta["config"] == DEFAULT.to_dict()
     whole = tables()
-    assert meta["tables"] == {k: whole[k] for k in ("slang", "filler_words", "first_person")}
+    assert meta["tables"] == {k: whole[k] for k in ("filler_words", "first_person")}
+    assert keys["slang"] == whole["slang"]
     assert keys["fold"] == site_search.fold_table()
 
 
@@ -95,6 +96,19 @@ def test_word_file_names_come_with_the_clis_tables(keys, meta):
     assert keys["jargon"] == tables()["jargon"]
     assert {chr(k): v for k, v in FOLD.items()}.items() <= keys["fold"].items()
     assert "shards" not in meta and "fold" not in meta  # one home: the metadata does not repeat them
+
+
+def test_the_search_page_asks_for_its_data_before_its_style_and_app(latest_site):
+    """On a phone every byte before the search's data delays it: the search
+    page's inline script runs before the style sheet (a script after it would
+    wait for it), and app.js comes once the first results are shown."""
+    html = (latest_site / "search.html").read_text(encoding="utf-8")
+    head = html[:html.index("</head>")]
+    assert head.index("linkedQueryFiles") < head.index('rel="stylesheet"')
+    assert head.index('rel="preload" as="script"') < head.index('rel="stylesheet"')
+    assert 'src="app.js"' not in head and 'data-app="app.js"' in head
+    other = (latest_site / "glossary.html").read_text(encoding="utf-8")
+    assert '<script src="app.js" defer>' in other and "data-app" not in other
 
 
 def test_other_wordings_travel_with_the_word(latest_site, keys):
@@ -148,15 +162,15 @@ def test_the_javascript_keeps_no_word_list_or_weight_of_its_own():
 
 
 def test_one_record_per_rule_subrule_and_glossary_entry(meta, latest_release):
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     assert len(ids) == len(set(ids)) == meta["n"]
     assert "702.19c" in ids and "702.19" in ids and "glossary:Deathtouch" in ids
     assert len([i for i in ids if i.startswith("glossary:")]) == len(
         {g.id for g in latest_release.glossary})
 
 
-def _unpack(packed: list[str]) -> list[str]:
-    # What site.js's unpackIds does.
+def _unpack(packed: list[str], meta: dict | None = None) -> list[str]:
+    # What rank.js's unpackIds and Engine do.
     out, chapter = [], ""
     for s in packed:
         if s.startswith(":"):
@@ -166,6 +180,8 @@ def _unpack(packed: list[str]) -> list[str]:
         else:
             chapter = s.split(".")[0]
             out.append(s)
+    if meta is not None and len(out) < meta["n"]:
+        out += ["glossary:" + g[0] for g in meta["glossary"]]
     return out
 
 
@@ -197,7 +213,7 @@ def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta):
     parts = _parts(latest_site, meta["topics"])
     assert len(parts) >= 20 and all(name.startswith("topics-") for name in meta["topics"].values())
     cues = sorted((n, stems, d["rules"][k]) for d in parts.values() for n, stems, k in d["cues"])
-    ids = set(_unpack(meta["ids"]))
+    ids = set(_unpack(meta["ids"], meta))
     assert {r for _, _, rs in cues for r in rs} <= ids
     assert any("603.10a" in rs and stems == "di same time" for _, stems, rs in cues)
     # Numbered as topics.Cues orders them (its matches come in that order).
@@ -264,6 +280,17 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
 def test_pack_ids_round_trips():
     ids = ["7", "702", "702.1", "702.1a", "703", "703.4", "glossary:Trample"]
     assert _unpack(site_search.pack_ids(ids)) == ids
+    # The glossary's ids, when they end the index in its terms' order, are
+    # its terms': the metadata does not repeat them.
+    packed = site_search.pack_ids(ids, ["glossary:Trample"])
+    assert packed == ["7", "702", ".1", ".1a", "703", ".4"]
+    assert _unpack(packed, {"n": 7, "glossary": [["Trample"]]}) == ids
+    assert site_search.pack_ids(ids, ["glossary:Ward"])[-1] == ":Trample"
+
+
+def test_the_glossary_ids_are_not_repeated(meta):
+    assert not any(i.startswith(":") for i in meta["ids"])
+    assert len(_unpack(meta["ids"])) == meta["n"] - len(meta["glossary"])
 
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
@@ -283,7 +310,7 @@ def block_files(meta: dict) -> list[str]:
 
 
 def test_blocks_cover_every_document_once(latest_site, meta):
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     seen = []
     starts = [b[0] for b in meta["blocks"]] + [len(ids)]
     for n, name in enumerate(block_files(meta)):
@@ -311,7 +338,7 @@ def test_scores_are_the_clis_bm25f(latest_site, meta, keys, indexed_data_dir):
 
     fast = FastBackend.open(Store(indexed_data_dir).pick().index_dir, INDEX_FORMAT)
     assert fast is not None
-    ids = _unpack(meta["ids"])
+    ids = _unpack(meta["ids"], meta)
     for stem in ("trampl", "deathtouch", "planeswalk"):
         got_postings = fast.postings(stem)
         assert got_postings is not None
@@ -483,6 +510,10 @@ def test_kept_words_for_many_releases_are_each_releases_own():
     for vocab in (older, newer):
         assert kept(vocab) == site_search.kept_words(vocab)
     assert "creature" in kept(older) and "creature" not in kept(newer)
+    # Older releases of a site share one set: every release's own, together.
+    # (and words of a release, which correction never asks about).
+    assert kept(older) | kept(newer) <= kept.every()
+    assert kept.every() - kept(older) - kept(newer) <= set(older) | set(newer)
     # A release with a word the others lack is worked out on its own.
     other = {"tramples": 2}
     assert kept(other) == site_search.kept_words(other) and kept(other)
