@@ -42,7 +42,7 @@ import os
 import struct
 import sys
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from operator import add, mul
 from pathlib import Path
 from typing import Any
@@ -341,7 +341,6 @@ class Vectors:
         #: The stemmer for words the table lacks (the index's, when it sets it).
         self.stem: Callable[[str], str] | None = None
         self._rows: dict[int, array] = {}
-        self._docs: dict[int, list[float]] = {}
         self._unpack = struct.Struct(f"{DIM}b").unpack_from
 
     def _ints(self, n: int) -> tuple[int, ...]:
@@ -378,7 +377,7 @@ class Vectors:
         """The questions asked before (``asked.Memory``), with their vectors."""
         if self._memory is None:
             base = len(self.ids) + len(self.words)
-            self._memory = Memory(self.asked, lambda n: self._row(base + n))
+            self._memory = Memory(self.asked, lambda vec, n: self._dot(vec, base + n))
         return self._memory
 
     def similarity(self, vec: list[float], id: str) -> float | None:
@@ -386,14 +385,15 @@ class Vectors:
         n = self.row_of.get(id)
         if n is None:
             return None
-        row = self._docs.get(n)
-        if row is None:
-            # Kept as floats (shared objects: a list of pointers), as many
-            # as a row has ints: float times float is faster than float
-            # times int, and gives the very same product.
-            row = self._docs[n] = list(map(_FLOATS.__getitem__, self._ints(n)))
-        return sum(map(mul, vec, row)) * self._scales[n]
+        return self._dot(vec, n)
 
+    def _dot(self, vec: Sequence[float], n: int) -> float:
+        """``vec`` times row ``n``: its int8 values, then its scale.  A float
+        times an int is the same product as times the int as a float, and
+        reading the ints from a view of the mapped bytes makes no list or
+        tuple: a question takes some 400 of these (its candidates and the
+        questions asked before they answered)."""
+        start = self._start + n * DIM
+        with memoryview(self._raw) as raw, raw[start:start + DIM].cast("b") as ints:
+            return sum(map(mul, vec, ints)) * self._scales[n]
 
-#: -128..127 as floats, indexed by the int (a negative one from the end).
-_FLOATS = [float(i) for i in range(128)] + [float(i) for i in range(-128, 0)]

@@ -90,7 +90,7 @@ def test_memory_matches_answers_like_the_bench_scores_a_hit():
     entries = [{"question": "trample?", "ids": ["702.19b"], "source": "http://a"},
                {"question": "counters?", "ids": ["122.2"], "source": "http://b"},
                {"question": "glossary", "ids": ["glossary:dies"], "source": "http://c"}]
-    memory = Memory(entries, lambda n: vecs[n])
+    memory = Memory(entries, lambda vec, n: sum(a * b for a, b in zip(vec, vecs[n])))
     got = memory.evidence([1.0, 0.0], ["702.19b", "702.19", "702.19c", "122", "122.2a",
                                        "glossary:dies", "glossary:trample", "100.1"])
     assert got["702.19b"] == (1, 1.0, 0)   # the answer itself
