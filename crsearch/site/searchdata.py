@@ -85,7 +85,12 @@ BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 5
+FORMAT = 6
+#: Hex digits of a data file's content hash.  The keys file names some 1,000
+#: files: each digit is half a byte a phone waits for before its first result.
+#: 32 bits still tell a release's files apart (build checks that no two
+#: differ under one name).
+HASH_DIGITS = 8
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -99,7 +104,7 @@ def _script(name: str, data: Any) -> bytes:
 def _hashed(stem: str, name: str, data: Any) -> tuple[str, bytes]:
     """A file name with a content hash (so it can be cached for good), and its bytes."""
     raw = _script(name, data)
-    digest = hashlib.sha256(raw).hexdigest()[:10]
+    digest = hashlib.sha256(raw).hexdigest()[:HASH_DIGITS]
     return f"{FOLDER}/{stem}.{digest}.js", raw
 
 
@@ -107,7 +112,7 @@ def _addressed(stem: str, data: Any) -> tuple[str, bytes]:
     """A data file named by its content alone: its hash, and its bytes,
     which store the data under ``<stem>.<hash>``."""
     body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(body.encode()).hexdigest()[:10]
+    digest = hashlib.sha256(body.encode()).hexdigest()[:HASH_DIGITS]
     return digest, _script(f"{stem}.{digest}", data)
 
 
@@ -281,7 +286,8 @@ def build(release: Release, url_for: Callable[[str], str],
                 block_df[s] = df.get(s, 0)
         n = len(blocks)
         digest, raw = _addressed("d", {"docs": rows, "stems": local, "df": block_df})
-        files[f"{FOLDER}/d.{digest}.js"] = raw
+        if files.setdefault(f"{FOLDER}/d.{digest}.js", raw) != raw:
+            raise ValueError(f"two search blocks of different content are both named d.{digest}")
         blocks.append([start_of[n], len(rows)])
         block_files.append(digest)  # rank.js makes d.<hash>.js
         rows, size = [], 0
@@ -451,8 +457,7 @@ def build(release: Release, url_for: Callable[[str], str],
         # makes them: the same for ASCII in both languages).
         "glossary": [[g["id"][len(GLOSSARY_PREFIX):], glossary_names(g["id"], g["names"]),
                       g["targets"], g["see"]] for g in terms["glossary"]],
-        "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
-        "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
+        # The topics' and cards' files are named in the keys file alone.
     }
     if then:
         # Today's numbers this older release lacks -> [number then, title].

@@ -26,7 +26,7 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 5;
+  const FORMAT = 6;
   const GLOSSARY = "glossary:";
 
   const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
@@ -686,7 +686,7 @@
     /* The judges' topics and the cards are split by first letter
        (searchdata.by_letter): stemming keeps a word's first letter. */
     loadParts(kind, letters, merge) {
-      const files = this.m[kind];
+      const files = this.keys[kind];
       return Promise.all(letters.filter((l) => own(files, l)).map((l) => this.file(`${kind}-${l}`, files[l]).then(merge)));
     }
     loadTopics(words) {

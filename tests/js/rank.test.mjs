@@ -93,7 +93,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, th
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
-    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: keys.cards,
+    glossary: [["Deathtouch", 0, ["702.2"], null]],
   };
   if (then) {
     files["search/then.js"] = then;
