@@ -633,11 +633,27 @@ def by_letter(cues: list[list[Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items()))
 
 
+#: A letter's cards part above this many bytes of JSON is split by the
+#: first two letters of its names' first words: a question loads a part for
+#: each of its words, and a phone waits for them before its first result.
+CARDS_PART_BYTES = 6000
+
+
 def cards_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``cards.table_by_letter``, each part with the longest name overall."""
+    """``cards.table_by_letter``, each part with the longest name overall; a
+    big letter's part split by the first two letters of a spelling's first
+    word (rank.js's ``cardParts`` asks for a word's one- and two-letter
+    parts: a one-letter word's names stay in its letter's part)."""
     from crsearch.search.cardtopics import table_by_letter
 
-    return {k: {**v, "longest": table["longest"]} for k, v in table_by_letter(table).items()}
+    out: dict[str, dict[str, Any]] = {}
+    two = table_by_letter(table, width=2)
+    for letter, part in table_by_letter(table).items():
+        if len(json.dumps(part, ensure_ascii=False)) <= CARDS_PART_BYTES:
+            out[letter] = part
+        else:
+            out.update((k, sub) for k, sub in two.items() if k[:1] == letter)
+    return {k: {**v, "longest": table["longest"]} for k, v in sorted(out.items())}
 
 
 def meta_name(files: dict[str, bytes]) -> str:

@@ -271,8 +271,12 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta, keys):
     assert sorted(w for d in parts.values() for w in d["plain"]) == whole["plain"]
     assert {d["longest"] for d in parts.values()} == {whole["longest"]}
     # A spelling's part has the rules of the name it leads to.
-    assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
-    assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
+    assert parts["go"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["go"]["rules"]
+    assert "humility" in parts["hu"]["rules"] and "silence" in parts["si"]["plain"]
+    # Big letters are split by two letters, small ones are not.
+    assert "g" not in parts and "q" in parts and "qu" not in parts
+    assert all(k[:1] == n.split(" ")[0][:1] and n.split(" ")[0][:len(k)] == k
+               for k, d in parts.items() for n in [*d["index"], *d["plain"]])
     assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
     assert meta["config"]["card"] == DEFAULT.card
 
