@@ -383,3 +383,11 @@ test("data of another format is refused", () => {
   const r = release();
   assert.throws(() => new rank.Engine({ ...r.meta, format: 1 }, r.keys, r.load), /format 1/);
 });
+
+test("a question's words ask for their cards parts of one and two letters", () => {
+  const { cardParts } = text;
+  /* searchdata.cards_by_letter: a big letter split by two letters, a
+     one-letter word's names in its letter's part. */
+  assert.deepEqual(cardParts(["creature", "dies", "a", "urza's"]), ["c", "cr", "d", "di", "a", "u", "ur"]);
+  assert.deepEqual(cardParts(["x's"]), ["x", "x'"]);
+});
