@@ -253,7 +253,7 @@ function keyOf(url) {
   return u.href;
 }
 
-var HASHED = /\.[0-9a-f]{10}\.[a-z]+$/;
+var HASHED = /\.[0-9a-f]{8,10}\.[a-z]+$/;
 var RULE_PAGE = /^([1-9]\d\d)\.\d+[a-z]*\.html$/;
 
 async function fromOlder(k) {

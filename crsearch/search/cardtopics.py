@@ -156,24 +156,25 @@ class CardTable:
         return [name for name, _ in self.found_in(question)]
 
 
-def table_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def table_by_letter(table: dict[str, Any], width: int = 1) -> dict[str, dict[str, Any]]:
     """``table()`` split by the first letter of each spelling: a name is looked
     up from the question word it starts with.  Each part has the spellings of
     its letter that are not the name itself (``index``), the rules of every
-    name those lead to (``rules``), and its plain words."""
+    name those lead to (``rules``), and its plain words.  ``width`` 2: by the
+    first two letters of a spelling's first word (one for a one-letter word)."""
     out: dict[str, dict[str, Any]] = {}
 
-    def part(letter: str) -> dict[str, Any]:
-        return out.setdefault(letter, {"index": {}, "plain": [], "rules": {}})
+    def part(key: str) -> dict[str, Any]:
+        return out.setdefault(key.split(" ")[0][:width], {"index": {}, "plain": [], "rules": {}})
 
     spellings = {**{n: n for n in table["rules"]}, **table["index"]}
     for key, name in sorted(spellings.items()):
-        got = part(key[:1])
+        got = part(key)
         if key != name:
             got["index"][key] = name
         got["rules"][name] = table["rules"][name]
     for word in table["plain"]:
-        part(word[:1])["plain"].append(word)
+        part(word)["plain"].append(word)
     return dict(sorted(out.items()))
 
 

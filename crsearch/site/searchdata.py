@@ -88,7 +88,12 @@ BLOCK_BYTES = 3_500
 #: Scores are stored as integers in thousandths.
 SCALE = 1000
 #: Bump when the data's shape changes (``rank.js`` checks it).
-FORMAT = 5
+FORMAT = 6
+#: Hex digits of a data file's content hash.  The keys file names some 1,000
+#: files: each digit is half a byte a phone waits for before its first result.
+#: 32 bits still tell a release's files apart (build checks that no two
+#: differ under one name).
+HASH_DIGITS = 8
 
 
 def _script(name: str, data: Any) -> bytes:
@@ -102,7 +107,7 @@ def _script(name: str, data: Any) -> bytes:
 def _hashed(stem: str, name: str, data: Any) -> tuple[str, bytes]:
     """A file name with a content hash (so it can be cached for good), and its bytes."""
     raw = _script(name, data)
-    digest = hashlib.sha256(raw).hexdigest()[:10]
+    digest = hashlib.sha256(raw).hexdigest()[:HASH_DIGITS]
     return f"{FOLDER}/{stem}.{digest}.js", raw
 
 
@@ -110,7 +115,7 @@ def _addressed(stem: str, data: Any) -> tuple[str, bytes]:
     """A data file named by its content alone: its hash, and its bytes,
     which store the data under ``<stem>.<hash>``."""
     body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(body.encode()).hexdigest()[:10]
+    digest = hashlib.sha256(body.encode()).hexdigest()[:HASH_DIGITS]
     return digest, _script(f"{stem}.{digest}", data)
 
 
@@ -310,7 +315,8 @@ def build(release: Release, url_for: Callable[[str], str],
                 block_df[s] = df.get(s, 0)
         n = len(blocks)
         digest, raw = _addressed("d", {"docs": rows, "stems": local, "df": block_df})
-        files[f"{FOLDER}/d.{digest}.js"] = raw
+        if files.setdefault(f"{FOLDER}/d.{digest}.js", raw) != raw:
+            raise ValueError(f"two search blocks of different content are both named d.{digest}")
         blocks.append([start_of[n], len(rows)])
         block_files.append(digest)  # rank.js makes d.<hash>.js
         rows, size = [], 0
@@ -447,8 +453,13 @@ def build(release: Release, url_for: Callable[[str], str],
         files[name] = raw
         topics_files[letter] = name.split("/", 1)[1]
     cards_files: dict[str, str] = {}
-    for letter, data in cards_by_letter(shipped.cards(carry)).items():
-        name, raw = _hashed(f"{CARDS}-{_safe(letter)}", f"{CARDS}-{letter}", data)
+    # The ~240 cards parts share one hash, of them all: the keys file names
+    # each part, and 240 hashes would cost every search 1.4 kB more.
+    parts = {letter: _script(f"{CARDS}-{letter}", data)
+             for letter, data in cards_by_letter(shipped.cards(carry)).items()}
+    digest = hashlib.sha256(b"".join(parts.values())).hexdigest()[:HASH_DIGITS]
+    for letter, raw in parts.items():
+        name = f"{FOLDER}/{CARDS}-{_safe(letter)}.{digest}.js"
         files[name] = raw
         cards_files[letter] = name.split("/", 1)[1]
 
@@ -497,8 +508,7 @@ def build(release: Release, url_for: Callable[[str], str],
         # makes them: the same for ASCII in both languages).
         "glossary": [[g["id"][len(GLOSSARY_PREFIX):], glossary_names(g["id"], g["names"]),
                       g["targets"], g["see"]] for g in terms["glossary"]],
-        "topics": topics_files,  # letter -> file in search/ (topics-<letter>.<hash>.js)
-        "cards": cards_files,  # letter -> file in search/ (cards-<letter>.<hash>.js)
+        # The topics' and cards' files are named in the keys file alone.
     }
     if then:
         # Today's numbers this older release lacks -> [number then, title].
@@ -688,11 +698,27 @@ def by_letter(cues: list[list[Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items()))
 
 
+#: A letter's cards part above this many bytes of JSON is split by the
+#: first two letters of its names' first words: a question loads a part for
+#: each of its words, and a phone waits for them before its first result.
+CARDS_PART_BYTES = 6000
+
+
 def cards_by_letter(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``cards.table_by_letter``, each part with the longest name overall."""
+    """``cards.table_by_letter``, each part with the longest name overall; a
+    big letter's part split by the first two letters of a spelling's first
+    word (rank.js's ``cardParts`` asks for a word's one- and two-letter
+    parts: a one-letter word's names stay in its letter's part)."""
     from crsearch.search.cardtopics import table_by_letter
 
-    return {k: {**v, "longest": table["longest"]} for k, v in table_by_letter(table).items()}
+    out: dict[str, dict[str, Any]] = {}
+    two = table_by_letter(table, width=2)
+    for letter, part in table_by_letter(table).items():
+        if len(json.dumps(part, ensure_ascii=False)) <= CARDS_PART_BYTES:
+            out[letter] = part
+        else:
+            out.update((k, sub) for k, sub in two.items() if k[:1] == letter)
+    return {k: {**v, "longest": table["longest"]} for k, v in sorted(out.items())}
 
 
 def meta_name(files: dict[str, bytes]) -> str:

@@ -37,7 +37,7 @@ COMPRESSIBLE = ("text/", "application/javascript", "application/json", "applicat
                 "image/svg+xml", "application/xml")
 #: Smaller bodies are sent as they are: gzip would barely help.
 MIN_GZIP = 512
-HASHED = re.compile(r"\.[0-9a-f]{10}\.[a-z]+$")
+HASHED = re.compile(r"\.[0-9a-f]{8,10}\.[a-z]+$")
 REVALIDATE = ("sw.js", "service-worker.js")
 
 

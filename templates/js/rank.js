@@ -26,10 +26,10 @@
   "use strict";
 
   /* The data's shape this file reads (searchdata.FORMAT). */
-  const FORMAT = 5;
+  const FORMAT = 6;
   const GLOSSARY = "glossary:";
 
-  const { Text, own, isAlpha, firstLetters, shardKey, WORD_RE, CARD_TOKEN } = T;
+  const { Text, own, isAlpha, firstLetters, cardParts, shardKey, WORD_RE, CARD_TOKEN } = T;
 
   /* What errors.BadInput is in the CLI: a query that cannot be searched. */
   class BadInput extends Error {}
@@ -686,7 +686,7 @@
     /* The judges' topics and the cards are split by first letter
        (searchdata.by_letter): stemming keeps a word's first letter. */
     loadParts(kind, letters, merge) {
-      const files = this.m[kind];
+      const files = this.keys[kind];
       return Promise.all(letters.filter((l) => own(files, l)).map((l) => this.file(`${kind}-${l}`, files[l]).then(merge)));
     }
     loadTopics(words) {
@@ -702,7 +702,7 @@
     }
     loadCards(text) {
       const c = this.cardData;
-      const letters = firstLetters((text.match(CARD_TOKEN) || []).map((t) => this.text.fold(t)));
+      const letters = cardParts((text.match(CARD_TOKEN) || []).map((t) => this.text.fold(t)));
       return this.loadParts("cards", letters, (d) => {
         Object.keys(d.index).forEach((k) => { c.index[k] = d.index[k]; });
         Object.keys(d.rules).forEach((n) => { c.rules[n] = d.rules[n]; });

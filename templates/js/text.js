@@ -49,6 +49,19 @@
     ws.forEach((w) => { const l = w.slice(0, 1); if (out.indexOf(l) < 0) out.push(l); });
     return out;
   }
+  /* The cards parts a question's folded words ``toks`` look names up in:
+     a word's letter, and its first two letters where a big letter is split
+     (searchdata.cards_by_letter; a possessive's name may be one letter). */
+  function cardParts(toks) {
+    const out = [];
+    const add = (p) => { if (out.indexOf(p) < 0) out.push(p); };
+    toks.forEach((w) => {
+      add(w.slice(0, 1));
+      add(w.slice(0, 2));
+      if (w.endsWith("'s")) add(w.slice(0, -2).slice(0, 2));
+    });
+    return out;
+  }
   /* The data files a search for ``text`` will ask for first, known from the
      keys file alone: the search page asks for them while the ranking module
      and the metadata load.  ``files``: [name, file] pairs; ``words``: [word,
@@ -83,7 +96,7 @@
       if (own(keys.topics, l)) add("topics-" + l, keys.topics[l]);
     });
     if (ws.length >= 4 || text.indexOf("?") >= 0) {
-      firstLetters((text.match(CARD_TOKEN) || []).map((x) => t.fold(x))).forEach((l) => {
+      cardParts((text.match(CARD_TOKEN) || []).map((x) => t.fold(x))).forEach((l) => {
         if (own(keys.cards, l)) add("cards-" + l, keys.cards[l]);
       });
     }
@@ -112,5 +125,5 @@
       ? ["v-" + w[0], "search/" + keys.letters[w[0]]] : null;
   }
 
-  return { Text, own, isAlpha, firstLetters, shardKey, linkedQueryFiles, needsLetter, stemFile, WORD_RE, CARD_TOKEN };
+  return { Text, own, isAlpha, firstLetters, cardParts, shardKey, linkedQueryFiles, needsLetter, stemFile, WORD_RE, CARD_TOKEN };
 }));

@@ -93,7 +93,7 @@ function release({ forms = {}, cues = [], config = {}, kept = [], cards = {}, th
     words: {}, scale: 1000, title_rules: ["702.2"], n: DOCS.length,
     ids: DOCS.map((d) => (d[0].startsWith("glossary:") ? d[0].slice(8) : d[0])), blocks: [[0, "h"]],
     keywords: { deathtouch: "702.2" }, chapters: { general: "100", "keyword abilities": "702" },
-    glossary: [["Deathtouch", 0, ["702.2"], null]], topics: keys.topics, cards: keys.cards,
+    glossary: [["Deathtouch", 0, ["702.2"], null]],
   };
   if (then) {
     files["search/then.js"] = then;
@@ -395,4 +395,12 @@ test("the glossary's ids come from its terms when the metadata leaves them out",
 test("data of another format is refused", () => {
   const r = release();
   assert.throws(() => new rank.Engine({ ...r.meta, format: 1 }, r.keys, r.load), /format 1/);
+});
+
+test("a question's words ask for their cards parts of one and two letters", () => {
+  const { cardParts } = text;
+  /* searchdata.cards_by_letter: a big letter split by two letters, a
+     one-letter word's names in its letter's part. */
+  assert.deepEqual(cardParts(["creature", "dies", "a", "urza's"]), ["c", "cr", "d", "di", "a", "u", "ur"]);
+  assert.deepEqual(cardParts(["x's"]), ["x", "x'"]);
 });

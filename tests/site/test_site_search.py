@@ -207,11 +207,11 @@ def _parts(site: Path, files: dict[str, str]) -> dict[str, Any]:
     return {letter: read_data(site / "search" / name) for letter, name in files.items()}
 
 
-def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta):
+def test_topics_files_hold_the_cues_stemmed_in_table_order(latest_site, meta, keys):
     from crsearch.search.topics import Cues
 
-    parts = _parts(latest_site, meta["topics"])
-    assert len(parts) >= 20 and all(name.startswith("topics-") for name in meta["topics"].values())
+    parts = _parts(latest_site, keys["topics"])
+    assert len(parts) >= 20 and all(name.startswith("topics-") for name in keys["topics"].values())
     cues = sorted((n, stems, d["rules"][k]) for d in parts.values() for n, stems, k in d["cues"])
     ids = set(_unpack(meta["ids"], meta))
     assert {r for _, _, rs in cues for r in rs} <= ids
@@ -260,10 +260,10 @@ def test_word_forms_are_regular_forms_whose_stem_matters():
     assert "seeing" in site_search.inflections("see") and "making" in site_search.inflections("make")
 
 
-def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
+def test_cards_files_split_the_table_by_first_letter(latest_site, meta, keys):
     from crsearch.search.cardtopics import table
 
-    parts = _parts(latest_site, meta["cards"])
+    parts = _parts(latest_site, keys["cards"])
     whole = table()
     index = {k: n for d in parts.values() for k, n in d["index"].items()}
     rules = {n: r for d in parts.values() for n, r in d["rules"].items()}
@@ -271,8 +271,12 @@ def test_cards_files_split_the_table_by_first_letter(latest_site, meta):
     assert sorted(w for d in parts.values() for w in d["plain"]) == whole["plain"]
     assert {d["longest"] for d in parts.values()} == {whole["longest"]}
     # A spelling's part has the rules of the name it leads to.
-    assert parts["g"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["g"]["rules"]
-    assert "humility" in parts["h"]["rules"] and "silence" in parts["s"]["plain"]
+    assert parts["go"]["index"]["goyf"] == "tarmogoyf" and "tarmogoyf" in parts["go"]["rules"]
+    assert "humility" in parts["hu"]["rules"] and "silence" in parts["si"]["plain"]
+    # Big letters are split by two letters, small ones are not.
+    assert "g" not in parts and "q" in parts and "qu" not in parts
+    assert all(k[:1] == n.split(" ")[0][:1] and n.split(" ")[0][:len(k)] == k
+               for k, d in parts.items() for n in [*d["index"], *d["plain"]])
     assert rules["the gitrog monster"] == list(RULES_CARDS["the gitrog monster"])
     assert meta["config"]["card"] == DEFAULT.card
 
@@ -295,8 +299,12 @@ def test_the_glossary_ids_are_not_repeated(meta):
 
 def test_every_search_file_is_referenced_and_exists(latest_site, meta, keys):
     named = {*keys["shards"].values(), *keys["letters"].values(), *block_files(meta),
-             *meta["topics"].values(), *meta["cards"].values()}
-    assert keys["topics"] == meta["topics"] and keys["cards"] == meta["cards"]
+             *keys["topics"].values(), *keys["cards"].values()}
+    # Named once, in the keys file: the metadata does not repeat them.
+    assert "topics" not in meta and "cards" not in meta
+    # Short content hashes: the keys file names ~1,000 files.
+    short = re.compile(rf"[^.]+\.[0-9a-f]{{{site_search.HASH_DIGITS}}}\.js")
+    assert all(short.fullmatch(n) for n in named)
     on_disk = {p.name for p in (latest_site / "search").iterdir()} - {
         Path(meta_path(latest_site)).name, Path(keys_path(latest_site)).name}
     assert named == on_disk
