@@ -425,8 +425,15 @@ def _scan(text: str) -> Any:
 
 
 def mark_owner(folder: Path, pid: int | None = None) -> None:
-    """Write the marker that makes ``folder`` a staging folder of process ``pid``."""
-    (folder / OWNER).write_text(str(pid or os.getpid()), encoding="ascii")
+    """Write the marker that makes ``folder`` a staging folder of process ``pid``.
+
+    Written in one step: a sweep in another process that read the file
+    between its creation and its write took an empty marker for a dead
+    writer's and deleted a batch import's staging folder.
+    """
+    from crsearch.files import write_atomic
+
+    write_atomic(folder / OWNER, str(pid or os.getpid()).encode("ascii"))
 
 
 class StoredRelease:
@@ -885,8 +892,10 @@ class Store:
 
 def retire(folder: Path) -> None:
     """Mark a replaced release folder; the sweep deletes it after ``repair.RETIRE_GRACE``."""
-    try:
-        (folder / RETIRED).write_text(repr(time.time()), encoding="ascii")
+    from crsearch.files import write_atomic
+
+    try:  # in one step, as mark_owner: a half-written mark reads as long expired
+        write_atomic(folder / RETIRED, repr(time.time()).encode("ascii"))
     except OSError:
         pass
 

@@ -405,11 +405,15 @@ def _pid_alive(pid: int) -> bool:
 def abandoned(folder: Path, grace: float = STAGING_GRACE) -> bool:
     """True for our own temporary folder whose writer is gone (or very old)."""
     try:
-        pid = int((folder / OWNER).read_text(encoding="ascii").strip() or 0)
+        text = (folder / OWNER).read_text(encoding="ascii").strip()
     except (OSError, ValueError):
         return False  # not ours (or not yet marked): never delete it
     try:
         age = time.time() - folder.stat().st_mtime
     except OSError:
         return False
-    return not _pid_alive(pid) or age > grace
+    if age > grace:
+        return True
+    # An empty or garbled mark is one being written (by an older crsearch
+    # that did not write it in one step), not a dead writer's.
+    return text.isdigit() and not _pid_alive(int(text))

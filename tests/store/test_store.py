@@ -5,13 +5,14 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from crsearch.errors import BadInput, DamagedStore, KeptRelease, NoData, NotFound, StoreError
 from crsearch.rules.model import Release
-from crsearch.store.datadir import Store, mark_owner, normalize_date, valid_date
+from crsearch.store.datadir import OWNER, RETIRED, Store, mark_owner, normalize_date, valid_date
 
 
 def test_saved_release_loads_back_identically(tmp_path, mini_release):
@@ -88,6 +89,40 @@ def test_leftovers_of_an_interrupted_write_are_swept(tmp_path, mini_release):
     store.save(mini_release)
     assert not junk.exists()
     assert fresh.exists()
+
+
+def test_a_staging_mark_read_while_it_is_written_keeps_the_folder(tmp_path, mini_release):
+    # A batch import's parent swept while a worker had created its staging
+    # folder's mark but not yet written the pid: the empty mark was taken for
+    # a dead writer's and the worker's folder vanished under it (CI, stop 30).
+    store = Store(tmp_path)
+    store.save(mini_release)
+    busy = tmp_path / "releases" / ".tmp-2031-03-03-busy"
+    busy.mkdir()
+    (busy / OWNER).write_text("")
+    store.save(mini_release)
+    assert busy.exists()
+    old = time.time() - 2 * 3600  # ... unless it has sat empty past the grace
+    os.utime(busy, (old, old))
+    store.save(mini_release)
+    assert not busy.exists()
+
+
+def test_marks_are_written_in_one_step(tmp_path, monkeypatch):
+    from crsearch.store.datadir import retire
+
+    writes = []
+    real = Path.write_text
+    monkeypatch.setattr(Path, "write_text", lambda self, *a, **k: (writes.append(self.name),
+                                                                  real(self, *a, **k))[1])
+    folder = tmp_path / ".tmp-2031-03-03-x"
+    folder.mkdir()
+    mark_owner(folder, 4242)
+    retire(folder)
+    assert writes == []  # not opened (and emptied) in place, where a sweep may read it
+    assert sorted(p.name for p in folder.iterdir()) == sorted([OWNER, RETIRED])
+    assert (folder / OWNER).read_text() == "4242"
+    assert abs(float((folder / RETIRED).read_text()) - time.time()) < 60
 
 
 def test_the_sweep_never_deletes_folders_it_did_not_make(tmp_path, mini_release):
