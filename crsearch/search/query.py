@@ -254,13 +254,14 @@ _CLAUSE_VERB = frozenset(["does", "do", "did", "can", "could", "should", "would"
 _CLAUSE_SUBJECT = frozenset(["it", "i", "you", "they", "he", "she", "we", "there", "this",
                              "that", "both", "either", "anything", "something", "everything",
                              "my", "your", "their", "his", "her"])
-_CLAUSE_START = re.compile(r"(?:^|[,;:.!\u2013\u2014]|\s-)\s*([A-Za-z']+)\s+([A-Za-z']+)")
+#: Compiled on first use (``re``'s cache): most questions end in "?".
+_CLAUSE_START = r"(?:^|[,;:.!\u2013\u2014]|\s-)\s*([A-Za-z']+)\s+([A-Za-z']+)"
 
 
 def asks(text: str) -> bool:
     """True when a clause of ``text`` has a question's shape, "?" or not:
     "..., what is the power and toughness of each", "..., does it die"."""
-    for m in _CLAUSE_START.finditer(text):
+    for m in re.finditer(_CLAUSE_START, text):
         first, second = m.group(1).lower(), m.group(2).lower()
         if first in _CLAUSE_ASK and second in _CLAUSE_ASK_NEXT:
             return True
@@ -294,7 +295,7 @@ def tables() -> dict[str, Any]:
     return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
             "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES),
             # ``asks``: a clause's first two words that make it a question.
-            "clause_start": _CLAUSE_START.pattern, "clause_ask": sorted(_CLAUSE_ASK),
+            "clause_start": _CLAUSE_START, "clause_ask": sorted(_CLAUSE_ASK),
             "clause_ask_next": sorted(_CLAUSE_ASK_NEXT), "clause_verb": sorted(_CLAUSE_VERB),
             "clause_subject": sorted(_CLAUSE_SUBJECT),
             # Slang is read in every typed query, question or not (not in a passage).
