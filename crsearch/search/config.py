@@ -6,7 +6,7 @@ passing another config, never by patching modules.  The index build reads
 the shipped config too (``DEFAULT``: field weights, BM25F parameters, what
 is too common to retrieve with), through ``schema``.
 
-A leaf: standard library only, no I/O.  A plain class, not a dataclass:
+A leaf (``records`` aside): standard library only, no I/O.  A plain class, not a dataclass:
 every search imports it, and ``dataclasses`` making its 48 fields' methods
 cost some 20 M instructions (~4 ms) of a search's start-up.
 """
@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from crsearch.search.records import FrozenInstanceError
 
-class FrozenInstanceError(AttributeError):
-    """A knob of a ``RankingConfig`` was set or deleted (configs never change:
-    ``but`` makes a changed copy)."""
+__all__ = ["DEFAULT", "FrozenInstanceError", "RankingConfig"]
 
 
 class RankingConfig:
