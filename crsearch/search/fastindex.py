@@ -478,7 +478,6 @@ class KeptFiles:
         return got
 
 
-
 def _close_all(fds: dict[str, int]) -> None:
     for fd in fds.values():
         os.close(fd)
