@@ -16,6 +16,10 @@ each first builds explain's term table.  ``--against REV`` installs a git
 revision (e.g. ``main``) the same way and times its questions with card
 data in the same interleaved runs, in a data folder that revision imported
 (its index format may differ): the ratio to quote on a busy machine.
+Beside the medians it prints the quartiles of each card question's ratio to
+the click import of the same round: on a shared machine one bench run's
+median moves within that spread (2.96x to 3.64x over six runs of the same
+code at #24's last stop), so a goal met by less than it is not met reliably.
 
 Goal: a question naming cards within 3x of ``import click`` (wall, median).
 """
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -124,7 +129,11 @@ def main() -> None:
                     old_script, "--data-dir", str(old_data), "search", q]
         for cmd in cmds.values():  # warm-up: explain's term table, the page cache
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ))
-        meds = lookup_bench.interleaved(cmds, args.runs, dict(os.environ))
+        from bench.common import interleaved_samples, round_ratios
+
+        samples = interleaved_samples(cmds, args.runs, dict(os.environ))
+        meds = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+                for k, v in samples.items()}
         base_wall, base_cpu = meds['python -c "import click"']
         print(f"Whole-process medians over {args.runs} interleaved runs, {where}:")
         print(f"  {'':<36} {'wall':>9} {'ratio':>6}   {'cpu':>9} {'ratio':>6}")
@@ -132,6 +141,12 @@ def main() -> None:
             print(f"  {name:<36} {wall * 1000:6.1f} ms {wall / base_wall:5.2f}x   "
                   f"{cpu * 1000:6.1f} ms {cpu / base_cpu:5.2f}x")
         worst = max(meds[f"search, {n}, card data"][0] for n in QUESTIONS) / base_wall
+        # The spread of one run's ratio (each search over the click import of its
+        # own round): what moves the median from one bench run to the next.
+        for n in QUESTIONS:
+            q1, med, q3 = round_ratios(samples, f"search, {n}, card data")
+            print(f"  {n}, card data: per-round wall ratio to click {q1:.2f}x / {med:.2f}x / "
+                  f"{q3:.2f}x (25% / median / 75%)")
         print(f"  goal: a question naming cards within {GOAL:.1f}x of click import (wall) -> "
               f"{'met' if worst <= GOAL else 'NOT met'} ({worst:.2f}x)")
         if args.against:

@@ -73,6 +73,15 @@ def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, t
     Returns (wall, cpu) medians per command; CPU time (user + system of the
     child) is what a shared, busy machine distorts least.
     """
+    samples = interleaved_samples(cmds, runs, env)
+    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+            for k, v in samples.items()}
+
+
+def interleaved_samples(cmds: dict[str, list[str]], runs: int, env: dict
+                        ) -> dict[str, list[tuple[float, float]]]:
+    """``interleaved``'s (wall, cpu) of every run of each command, round by
+    round (sample n of each command ran in round n)."""
     import resource
 
     samples: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
@@ -86,8 +95,18 @@ def interleaved(cmds: dict[str, list[str]], runs: int, env: dict) -> dict[str, t
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             samples[name].append((wall, cpu))
-    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
-            for k, v in samples.items()}
+    return samples
+
+
+def round_ratios(samples: dict[str, list[tuple[float, float]]], name: str, base: str = CLICK
+                 ) -> tuple[float, float, float]:
+    """Quartiles (25%, median, 75%) of ``name``'s wall time over ``base``'s in
+    the same round: how far one run's ratio strays on a shared machine."""
+    ratios = [w / b for (w, _), (b, _) in zip(samples[name], samples[base])]
+    if len(ratios) < 2:
+        return ratios[0], ratios[0], ratios[0]
+    q1, med, q3 = statistics.quantiles(ratios, n=4)
+    return q1, med, q3
 
 
 def measure(cmd: list[str], env: dict[str, str] | None = None,

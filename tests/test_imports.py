@@ -64,6 +64,17 @@ def test_card_lookup_imports_nothing_heavy_and_reads_one_shard(cards_data_dir):
     assert not any(p.endswith(("release.json.gz", "release.json")) for p in result["opened"])
 
 
+QUESTION = spied(["search", "can a tapped creature block an attacking creature?"],
+                 ("dataclasses", "copy", "whoosh.searching"), ())
+
+
+def test_a_question_makes_no_dataclass(indexed_data_dir):
+    # A question's records and ranking knobs are plain classes: dataclasses'
+    # import and set-up cost a search some 45 M instructions (#24).
+    result = run_python(QUESTION, {"CRSEARCH_DATA": str(indexed_data_dir)})
+    assert result["heavy"] == []
+
+
 def test_package_import_is_light():
     code = ("import sys, json, crsearch, crsearch.cli.main; "
             "print(json.dumps(sorted(m for m in ('whoosh','jinja2','bs4') if m in sys.modules)))")

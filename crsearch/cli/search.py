@@ -11,7 +11,7 @@ import time
 
 import click
 
-from crsearch.cli.common import cite_options, emit, emit_json, read_only, rules, width
+from crsearch.cli.common import cite_options, collector_paused, emit, emit_json, read_only, rules, width
 from crsearch.cli.completion import complete_glossary, complete_keywords
 
 
@@ -47,7 +47,8 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
     from crsearch.errors import NotFound, short
 
     text = " ".join(query)
-    result = rules(ctx).search(text, limit)
+    with collector_paused():
+        result = rules(ctx).search(text, limit)
     from crsearch.search.schema import EMBEDDINGS_BUILT
 
     # Said once, on stderr: the output stays the search's.

@@ -32,6 +32,7 @@ The term table is built once per release and cached next to it
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -174,19 +175,25 @@ def key_of(name: str) -> str:
 
 # -- building the term table --------------------------------------------------
 
-# "See rule 701.21, “Sacrifice.”" and what follows: pointers, not meaning.
-_SEE = re.compile(r"\s*\bSee (?:also )?(?:rules?\b|sections?\b|“).*$", re.DOTALL)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
+# The patterns of building the table are compiled when a table is built: a
+# card or question explained from the cached table never needs them.
+
+
+@functools.cache
+def _see() -> re.Pattern[str]:
+    """A definition's pointers ("See rule 701.21, “Sacrifice.”") and what
+    follows them: not meaning."""
+    return re.compile(r"\s*\bSee (?:also )?(?:rules?\b|sections?\b|“).*$", re.DOTALL)
 
 
 def short_definition(text: str, limit: int = 240) -> str:
     """The first sentences of a definition, without "See rule ..." pointers."""
-    text = _SEE.sub("", text.replace("\n", " ")).strip()
+    text = _see().sub("", text.replace("\n", " ")).strip()
     text = re.sub(r"\s+", " ", text)
     if len(text) <= limit:
         return text
     out = ""
-    for sent in _SENTENCE_END.split(text):
+    for sent in re.split(r"(?<=[.!?])\s+(?=[A-Z“\"(])", text):
         if out and len(out) + len(sent) + 1 > limit:
             break
         out = f"{out} {sent}".strip()
@@ -195,7 +202,8 @@ def short_definition(text: str, limit: int = 240) -> str:
     return out
 
 
-_LIST_ITEM = re.compile(r"^(?P<name>[^(]+?)\s*(?:\(see rules? (?P<rule>[0-9][0-9.a-z]*)\))?$")
+#: An item of such a list: its name, and the rule it points to.
+_LIST_ITEM = r"^(?P<name>[^(]+?)\s*(?:\(see rules? (?P<rule>[0-9][0-9.a-z]*)\))?$"
 
 
 def _list_after(text: str, marker: str) -> list[tuple[str, str | None]]:
@@ -208,7 +216,7 @@ def _list_after(text: str, marker: str) -> list[tuple[str, str | None]]:
     items = []
     for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", body):
         part = part.strip()
-        m = _LIST_ITEM.match(part)
+        m = re.match(_LIST_ITEM, part)
         if m and m["name"] and len(m["name"]) < 40:
             items.append((m["name"].strip(), m["rule"]))
     return items
@@ -569,39 +577,46 @@ def site_files(release: Any) -> dict[str, bytes]:
 
 # -- finding terms ----------------------------------------------------------------
 
-_PARAM_N = re.compile(r"[ \u00a0]+(?:[0-9]+|X)\b")
-_PARAM_COST = re.compile(r"[ \u00a0]*(?:\{[^{}\s]{1,8}\})+")
-_PARAM_DASH = re.compile(r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\r\n(]+")
+# A keyword's parameters, by shape; each pattern is compiled when a text
+# first has a keyword of its shape (``_param``).
+_PARAM_N = r"[ \u00a0]+(?:[0-9]+|X)\b"
+_PARAM_COST = r"[ \u00a0]*(?:\{[^{}\s]{1,8}\})+"
+_PARAM_DASH = r"[ \u00a0]*[\u2014\u2013][ \u00a0]*[^.:\r\n(]+"
 _PARAM_WORDS = {
-    "f": re.compile(r"[ \u00a0]+from [^,.;:\n(]+?(?:(?: and|,)(?: from)? [^,.;:\n(]+?)*(?=$|[,.;:\n(]| and [a-z]+ )"),
-    "o": re.compile(r"[ \u00a0]+(?:for|onto) [\w’'-]+"),
-    "w": re.compile(r"[ \u00a0]+with [^{\n.,(]+?(?= ?[{(]|$|[\n.,])"),
-    "a": re.compile(r"[ \u00a0]+an? [\w’'-]+(?: [\w’'-]+)?(?=$|[,.;:\n(])"),
-    "e": re.compile(r"[ \u00a0]+[^.\r\n(]+"),
+    "f": r"[ \u00a0]+from [^,.;:\n(]+?(?:(?: and|,)(?: from)? [^,.;:\n(]+?)*(?=$|[,.;:\n(]| and [a-z]+ )",
+    "o": r"[ \u00a0]+(?:for|onto) [\w’'-]+",
+    "w": r"[ \u00a0]+with [^{\n.,(]+?(?= ?[{(]|$|[\n.,])",
+    "a": r"[ \u00a0]+an? [\w’'-]+(?: [\w’'-]+)?(?=$|[,.;:\n(])",
+    "e": r"[ \u00a0]+[^.\r\n(]+",
 }
+
+
+@functools.cache
+def _param(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _params(text: str, end: int, shape: str) -> int:
     """Where a keyword's parameters end ("ward {2}", "protection from red")."""
     for letter in "fowae":
         if letter in shape:
-            m = _PARAM_WORDS[letter].match(text, end)
+            m = _param(_PARAM_WORDS[letter]).match(text, end)
             if m:
                 end = m.end()
                 break
     if "n" in shape:
-        m = _PARAM_N.match(text, end)
+        m = _param(_PARAM_N).match(text, end)
         if m:
             end = m.end()
     if shape == "b":
-        m = _PARAM_COST.match(text, end)
+        m = _param(_PARAM_COST).match(text, end)
         return m.end() if m else end
     if "c" in shape or "d" in shape:
-        m = _PARAM_COST.match(text, end)
+        m = _param(_PARAM_COST).match(text, end)
         if m:
             end = m.end()
         elif "d" in shape or "c" in shape:
-            m = _PARAM_DASH.match(text, end)
+            m = _param(_PARAM_DASH).match(text, end)
             if m:
                 end = m.end()
                 end = len(text[:end].rstrip())

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from crsearch.errors import BadInput
@@ -60,23 +60,43 @@ _CANONICAL = re.compile(
     r"(?:\.(?P<rule>[1-9][0-9]{0,3})(?P<let>[a-km-np-z]{1,2})?)?",
     re.ASCII,
 )
-# What normalize() takes apart once prefixes, quotes and a final dot are gone.
-# "702.19.c" as some pages print it: a dot before the letters is allowed.
-_LOOSE = re.compile(
-    r"(?P<head>[0-9]+)(?:\.(?P<rule>[0-9]+))?(?:\.?\s*(?P<let>[a-z]+))?",
-    re.ASCII | re.IGNORECASE,
-)
-# A decimal comma, as typed where a comma is the decimal mark: "702,19c",
-# "702,19".  Three digits after the comma and no letter is a list of
-# chapters ("110,111") instead.
-_DECIMAL_COMMA = re.compile(r"([1-9][0-9]{2}),(?=[0-9]{1,2}(?:[.\s]*[a-z]{1,2})?$|[0-9]{3,4}[.\s]*[a-z])",
-                            re.ASCII | re.IGNORECASE)
-# Yawgatog's hyperlinked rules name each rule by an anchor: "R70219c" is
-# 702.19c, "R7021" 702.1, "R702" the chapter; a pasted link keeps its "#".
-_YAWGATOG = re.compile(r"(?:\S*#)?R(?P<ch>[1-9][0-9]{2})(?P<rule>[0-9]{0,4})(?P<let>[a-z]{0,2})",
-                       re.ASCII | re.IGNORECASE)
-# "CR", "rule(s)", "section(s)", "§" in any mix and case, before the number.
-_PREFIX = re.compile(r"(?:(?:cr|rules?|sections?|§)\s*)+", re.ASCII | re.IGNORECASE)
+# The patterns below are compiled on first use: a search that parses no
+# typed rule number never needs them (compiling them all costs some 6 M
+# instructions of every process that imports this module).
+
+
+@cache
+def _loose() -> re.Pattern[str]:
+    """What normalize() takes apart once prefixes, quotes and a final dot are
+    gone.  "702.19.c" as some pages print it: a dot before the letters is allowed."""
+    return re.compile(r"(?P<head>[0-9]+)(?:\.(?P<rule>[0-9]+))?(?:\.?\s*(?P<let>[a-z]+))?",
+                      re.ASCII | re.IGNORECASE)
+
+
+@cache
+def _decimal_comma() -> re.Pattern[str]:
+    """A decimal comma, as typed where a comma is the decimal mark: "702,19c",
+    "702,19".  Three digits after the comma and no letter is a list of
+    chapters ("110,111") instead."""
+    return re.compile(r"([1-9][0-9]{2}),(?=[0-9]{1,2}(?:[.\s]*[a-z]{1,2})?$|[0-9]{3,4}[.\s]*[a-z])",
+                      re.ASCII | re.IGNORECASE)
+
+
+@cache
+def _yawgatog() -> re.Pattern[str]:
+    """Yawgatog's hyperlinked rules name each rule by an anchor: "R70219c" is
+    702.19c, "R7021" 702.1, "R702" the chapter; a pasted link keeps its "#"."""
+    return re.compile(r"(?:\S*#)?R(?P<ch>[1-9][0-9]{2})(?P<rule>[0-9]{0,4})(?P<let>[a-z]{0,2})",
+                      re.ASCII | re.IGNORECASE)
+
+
+@cache
+def _prefix() -> re.Pattern[str]:
+    """What may stand before a number: "CR", "rule(s)", "section(s)", "§",
+    in any mix and case."""
+    return re.compile(r"(?:(?:cr|rules?|sections?|§)\s*)+", re.ASCII | re.IGNORECASE)
+
+
 _QUOTES = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb"
 _BRACKETS = "()[]{}"
 # Hyphen, the Unicode hyphens and dashes, and the minus sign.
@@ -149,19 +169,19 @@ def normalize(text: str) -> str:
     Raises ``BadInput`` saying why anything else is not a rule number.
     """
     s = _unwrap(text)
-    prefix = _PREFIX.match(s)
+    prefix = _prefix().match(s)
     if prefix:
         s = _unwrap(s[prefix.end():])  # 'rule "702.19c"'
     if s.endswith("."):  # "702.19." and "7." as printed in rule headings
         s = s[:-1].rstrip()
-    yawgatog = _YAWGATOG.fullmatch(s)
+    yawgatog = _yawgatog().fullmatch(s)
     if yawgatog:
         s = yawgatog["ch"] + (f".{yawgatog['rule']}" if yawgatog["rule"] else "") + yawgatog["let"]
-    s = _DECIMAL_COMMA.sub(r"\1.", s, count=1)
+    s = _decimal_comma().sub(r"\1.", s, count=1)
     if not s:
         what = "it has no number" if prefix else "it is empty"
         raise BadInput(f"{_show(text)} is not a rule number: {what}")
-    m = _LOOSE.fullmatch(s)
+    m = _loose().fullmatch(s)
     if m is None:
         raise BadInput(f"{_show(text)} is not a rule number: {_shape_reason(s)}")
     head, rule, letters = m["head"], m["rule"], m["let"]
@@ -211,12 +231,12 @@ def _unwrap(text: str) -> str:
 
 
 def _shape_reason(s: str) -> str:
-    """Say what is wrong with ``s``, which ``_LOOSE`` did not match."""
+    """Say what is wrong with ``s``, which ``_loose()`` did not match."""
     if s[0] not in "0123456789":
         return "expected a number such as 7, 702, 702.19 or 702.19c"
     if ".." in s:
         return "it has two dots in a row"
-    m = _LOOSE.match(s)
+    m = _loose().match(s)
     assert m is not None  # s starts with a digit
     return f"unexpected {_show(s[m.end():])} after {_show(s[:m.end()])}"
 
@@ -334,7 +354,7 @@ def _range_end(start: str, raw: str) -> str:
     510.1d, "8" after 119.7 is 119.8, "8b" after 119.7a is 119.8b."""
     skey = _checked_key(start)
     depth = _depth(skey)
-    raw = _DECIMAL_COMMA.sub(r"\1.", raw.strip(), count=1)  # "702.19c-702,19e"
+    raw = _decimal_comma().sub(r"\1.", raw.strip(), count=1)  # "702.19c-702,19e"
     if raw.isalpha():
         if depth != 4:
             raise BadInput(f"range end {_show(raw)} is letters, but {start} has none")
@@ -625,9 +645,13 @@ def iter_references(text: str) -> Iterator[tuple[int, int, str, list[Span]]]:
 
 # -- command-line words ----------------------------------------------------------
 
-_LEAD_WORD = re.compile(r"(?:cr|rules?|sections?|§)", re.IGNORECASE)
-_RANGE_WORD = re.compile(f"(?:[{_DASHES}]|to|through)", re.IGNORECASE)
-_LONE_LETTERS = re.compile(r"[a-zA-Z]{1,2}")
+@cache
+def _word_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """A lead word ("CR", "rule"), a range word (a dash, "to") and lone
+    letters, as ``join_words`` tells them (compiled on first use)."""
+    return (re.compile(r"(?:cr|rules?|sections?|§)", re.IGNORECASE),
+            re.compile(f"(?:[{_DASHES}]|to|through)", re.IGNORECASE),
+            re.compile(r"[a-zA-Z]{1,2}"))
 
 
 def join_words(words: Iterable[str]) -> list[str]:
@@ -638,6 +662,7 @@ def join_words(words: Iterable[str]) -> list[str]:
     neighbours; everything else starts a new spec, so ``510.1c 119.7`` stays
     two.
     """
+    lead_word, range_word, lone_letters = _word_patterns()
     out: list[str] = []
     glue_next = False
     for word in words:
@@ -647,12 +672,12 @@ def join_words(words: Iterable[str]) -> list[str]:
             continue
         word = word.strip()
         joins_prev = bool(out) and not glue_next and (
-            (_LONE_LETTERS.fullmatch(word) and not _LEAD_WORD.fullmatch(word)
+            (lone_letters.fullmatch(word) and not lead_word.fullmatch(word)
              and out[-1][-1:].isdigit())
-            or _RANGE_WORD.fullmatch(word) is not None)
+            or range_word.fullmatch(word) is not None)
         if out and (glue_next or joins_prev):
             out[-1] += " " + word
         else:
             out.append(word)
-        glue_next = bool(_LEAD_WORD.fullmatch(word) or _RANGE_WORD.fullmatch(word))
+        glue_next = bool(lead_word.fullmatch(word) or range_word.fullmatch(word))
     return out

@@ -170,10 +170,8 @@ def with_steps(evidence: dict[str, Evidence], steps: dict[str, tuple[list[float]
                ) -> dict[str, Evidence]:
     """The lexical evidence with the tables' bonus steps (a rule the words
     missed gets evidence of its own)."""
-    from dataclasses import replace
-
     out = dict(evidence)
     for id, (topics, cards) in steps.items():
         e = out.get(id) or Evidence()
-        out[id] = replace(e, topics=[*e.topics, *topics], cards=[*e.cards, *cards])
+        out[id] = e.replace(topics=[*e.topics, *topics], cards=[*e.cards, *cards])
     return out

@@ -6,21 +6,28 @@ passing another config, never by patching modules.  The index build reads
 the shipped config too (``DEFAULT``: field weights, BM25F parameters, what
 is too common to retrieve with), through ``schema``.
 
-A leaf: standard library only, no I/O.
+A leaf (``records`` aside): standard library only, no I/O.  A plain class, not a dataclass:
+every search imports it, and ``dataclasses`` making its 48 fields' methods
+cost some 20 M instructions (~4 ms) of a search's start-up.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from crsearch.search.records import FrozenInstanceError
 
-@dataclass(frozen=True)
+__all__ = ["DEFAULT", "FrozenInstanceError", "RankingConfig"]
+
+
 class RankingConfig:
     """How the ranking weighs its evidence, stage by stage (see ``engine``).
 
     Every field is JSON data (``to_dict``); the names are what the site's
-    ranking module reads, so they stay as they are.
+    ranking module reads, so they stay as they are.  Made with keywords
+    (``RankingConfig(card=0.0)``, or the fields in order), compared field
+    by field, never changed; the class attributes below are the defaults
+    (a dict default is copied for each config).
     """
 
     # -- the exact layers (``exact``): each puts what it is sure of first --------
@@ -47,10 +54,9 @@ class RankingConfig:
     candidates: int = 30
     question_candidates: int = 300
     #: Field weights of the BM25F query.
-    field_boosts: dict[str, float] = field(default_factory=lambda: {
-        "name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3})
+    field_boosts: dict[str, float] = {"name": 4.0, "text": 1.0, "context": 0.6, "examples": 0.3}
     #: Field weights of a pasted passage's query (its rarest words, any field).
-    passage_fields: dict[str, float] = field(default_factory=lambda: {"text": 1.0, "name": 1.0})
+    passage_fields: dict[str, float] = {"text": 1.0, "name": 1.0}
     #: How many of a passage's rarest words retrieve its candidates.
     passage_terms: int = 8
     #: BM25F parameters (the index's fast files hold scores computed with the
@@ -138,13 +144,48 @@ class RankingConfig:
     #: Words in a result's snippet.
     snippet_words: int = 28
 
+    def __init__(self, *args: Any, **knobs: Any) -> None:
+        if len(args) > len(_KNOBS):
+            raise TypeError(f"RankingConfig() takes at most {len(_KNOBS)} positional "
+                            f"arguments ({len(args)} given)")
+        given = dict(zip(_KNOBS, args))
+        for name, value in knobs.items():
+            if name not in _DEFAULTS:
+                raise TypeError(f"RankingConfig() got an unexpected keyword argument {name!r}")
+            if name in given:
+                raise TypeError(f"RankingConfig() got multiple values for argument {name!r}")
+            given[name] = value
+        own = self.__dict__
+        for name, default in _DEFAULTS.items():   # in field order: to_dict keeps it
+            if name in given:
+                own[name] = given[name]
+            else:
+                own[name] = dict(default) if type(default) is dict else default
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    #: Not hashable: configs hold dicts (``key`` is their stable text).
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RankingConfig({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
     def to_dict(self) -> dict[str, Any]:
-        """The knobs as JSON data (what the site's ranking module reads)."""
-        return asdict(self)
+        """The knobs as JSON data (what the site's ranking module reads), in field order."""
+        return {k: dict(v) if type(v) is dict else v for k, v in self.__dict__.items()}
 
     def but(self, **changes: Any) -> RankingConfig:
         """A copy with some knobs changed: ``DEFAULT.but(topic=0)``."""
-        return replace(self, **changes)
+        return RankingConfig(**{**self.__dict__, **changes})
 
     def key(self) -> str:
         """A stable text of every knob (configs are not hashable: they hold dicts)."""
@@ -152,6 +193,10 @@ class RankingConfig:
 
         return json.dumps(self.to_dict(), sort_keys=True)
 
+
+#: The knobs in field order, and their defaults.
+_KNOBS: tuple[str, ...] = tuple(RankingConfig.__annotations__)
+_DEFAULTS: dict[str, Any] = {name: getattr(RankingConfig, name) for name in _KNOBS}
 
 #: The ranking crsearch ships.
 DEFAULT = RankingConfig()

@@ -40,6 +40,7 @@ from crsearch.search.schema import FAST, FAST_DOCS, FAST_POSTINGS, FAST_TABLES, 
 
 if TYPE_CHECKING:
     from crsearch.search.tables import Carry
+    from crsearch.store.datadir import ChaptersFile
 
 
 def shard_of(id: str) -> str:
@@ -388,19 +389,24 @@ def pack(data: Any) -> bytes:
     return deflate(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 6)
 
 
-def read_block(path: Path, where: list[int]) -> Any:
+def read_block(path: Path, where: list[int], fd: int | None = None) -> Any:
     """The block at ``where`` ([offset, length]); ValueError when damaged or
-    cut short, ``TooLarge`` when it would inflate past an index file's limit."""
+    cut short, ``TooLarge`` when it would inflate past an index file's limit.
+    ``fd``: the file kept open (``KeptFiles``), else it is opened for this block."""
     from crsearch.files import inflate
     from crsearch.store.datadir import LIMITS
 
     # os.pread, not open(): a question reads a hundred blocks, and a file
     # object costs some 40,000 instructions to make, seek, read and close.
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        raw = os.pread(fd, where[1], where[0]) if where[0] >= 0 and where[1] >= 0 else b""
-    finally:
-        os.close(fd)
+    ok = where[0] >= 0 and where[1] >= 0
+    if fd is not None:
+        raw = os.pread(fd, where[1], where[0]) if ok else b""
+    else:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            raw = os.pread(fd, where[1], where[0]) if ok else b""
+        finally:
+            os.close(fd)
     if len(raw) != where[1]:
         raise ValueError(f"a block of {path.name} is cut short")
     return json.loads(inflate(raw, LIMITS["index"], path, f"a block of {path.name}"))
@@ -446,6 +452,38 @@ class ChapterTexts:
         return self._all.get(id, "")
 
 
+class KeptFiles:
+    """The fast files of one index, each opened on its first read and kept
+    open: a question reads some 120 blocks of four files, and ``os.pread``
+    on a kept descriptor needs no open or close per block and shares no
+    offset between threads.  The descriptors are closed when this is freed
+    (so never while a thread still reads through them)."""
+
+    def __init__(self) -> None:
+        import threading
+        import weakref
+
+        self._fds: dict[str, int] = {}
+        self._lock = threading.Lock()
+        weakref.finalize(self, _close_all, self._fds)
+
+    def fd(self, path: Path) -> int:
+        key = os.fspath(path)
+        got = self._fds.get(key)
+        if got is None:
+            with self._lock:
+                got = self._fds.get(key)
+                if got is None:
+                    got = self._fds[key] = os.open(key, os.O_RDONLY)
+        return got
+
+
+def _close_all(fds: dict[str, int]) -> None:
+    for fd in fds.values():
+        os.close(fd)
+    fds.clear()
+
+
 class FastBackend:
     """The fast files of one index, read lazily block by block."""
 
@@ -459,8 +497,9 @@ class FastBackend:
         self._shards: dict[str, dict[str, list[Any]]] = {}
         self._docs: dict[str, dict[str, Any]] = {}
         self._chapters: dict[str, ChapterTexts] = {}
-        #: The chapters file's header, read once (``datadir.read_chapter``).
-        self._heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] = {}
+        #: The fast files and the release's chapters file, each opened once.
+        self._files = KeptFiles()
+        self._chapters_file: ChaptersFile | None = None
         self._postings: dict[str, tuple[list[int], list[list[float]]]] = {}
         self._weights: dict[tuple[str, tuple[tuple[int, float], ...]], list[tuple[int, float]]] = {}
         self._again: tuple[dict[str, dict[str, dict[str, Any]]], int] | None = None
@@ -490,7 +529,7 @@ class FastBackend:
         try:
             if isinstance(info, dict) and info.get("digest") == data_digest(*sources) \
                     and (self.index_dir / name).stat().st_size == info.get("size"):
-                return TableParts(self.index_dir / name, info)
+                return TableParts(self.index_dir / name, info, self._files)
         except OSError:
             pass
         return self._ready_again(what)
@@ -526,7 +565,8 @@ class FastBackend:
         shard = self._shards.get(key)
         if shard is None:
             where = self.meta["docs"].get(key)
-            rows = read_block(self.index_dir / FAST_DOCS, where) if where else []
+            path = self.index_dir / FAST_DOCS
+            rows = read_block(path, where, self._files.fd(path)) if where else []
             shard = self._shards[key] = {r[0]: r for r in rows}
         r = shard.get(id)
         if r is None:
@@ -555,16 +595,25 @@ class FastBackend:
         """The rules' texts of one block, from the release's chapters file."""
         got = self._chapters.get(key)
         if got is None:
-            from crsearch.store.datadir import read_chapter
-
             chapter = (self.meta.get("texts") or {}).get(key)
             try:
-                # read_chapter checks the file (regular, within its limits).
-                text = (read_chapter(chapters_of(self.index_dir), chapter, self._heads) or "") \
-                    if isinstance(chapter, str) else ""
+                # ChaptersFile checks the file (regular, within its limits).
+                text = (self._chapter_file().read(chapter) or "") if isinstance(chapter, str) else ""
             except (OSError, ValueError):
                 text = ""  # a damaged chapters file: `crsearch repair` restores it
             got = self._chapters[key] = ChapterTexts(text)
+        return got
+
+    def _chapter_file(self) -> ChaptersFile:
+        """The release's chapters file, opened and its header read once
+        (OSError or ValueError, each time asked, when that fails)."""
+        got = self._chapters_file
+        if got is None:
+            from crsearch.store.datadir import ChaptersFile
+
+            got = ChaptersFile(chapters_of(self.index_dir))
+            # Two threads may both open it: one keeps its reader, the other's is freed.
+            self._chapters_file = got
         return got
 
     def doc_frequency(self, stem: str) -> int:
@@ -584,7 +633,8 @@ class FastBackend:
                     return [], []   # in no document at all
                 return None
             try:
-                row = read_block(self.index_dir / FAST_POSTINGS, where)
+                path = self.index_dir / FAST_POSTINGS
+                row = read_block(path, where, self._files.fd(path))
             except (OSError, ValueError):
                 return None  # damaged: Whoosh answers (``crsearch repair`` rebuilds)
             got = self._postings[stem] = (row[0], row[1:])
@@ -644,7 +694,8 @@ class FastBackend:
         return out
 
     def close(self) -> None:
-        pass
+        """Nothing to do: the kept files close when the backend is freed,
+        never under a thread that still searches with it."""
 
 
 #: A text that cites nothing.
@@ -665,9 +716,10 @@ class ReadyParts:
 class TableParts:
     """One ready table of an index, read a letter at a time (``FAST_TABLES``)."""
 
-    def __init__(self, path: Path, info: dict[str, Any]):
+    def __init__(self, path: Path, info: dict[str, Any], files: KeptFiles | None = None):
         self.path = path
         self.info = info
+        self._files = files
         self.letters: list[str] = sorted(info.get("parts") or {})
         self._read: dict[str, Any] = {}
 
@@ -681,7 +733,8 @@ class TableParts:
         if letter not in self._read:
             where = self.info["parts"].get(letter)
             try:
-                got = read_block(self.path, where) if where else None
+                fd = self._files.fd(self.path) if self._files is not None and where else None
+                got = read_block(self.path, where, fd) if where else None
             except (OSError, ValueError):
                 got = None  # damaged since it was checked: that letter's hints are lost
             self._read[letter] = got if isinstance(got, dict) else None

@@ -19,7 +19,6 @@ import functools
 import json
 import math
 from collections.abc import Callable, Collection, Mapping, Set
-from dataclasses import dataclass, field
 from operator import itemgetter, mul, sub, truediv
 from typing import Any, NamedTuple
 
@@ -27,6 +26,7 @@ from crsearch.rules import numbers
 from crsearch.rules.model import GLOSSARY_PREFIX
 from crsearch.search.config import RankingConfig
 from crsearch.search.query import ParsedQuery, question_words
+from crsearch.search.records import Record
 
 #: The features, in the order of the weights.
 FEATURES = (
@@ -61,20 +61,27 @@ FEATURES = (
     "asked_best",
 )
 
-@dataclass(slots=True)
-class Evidence:
+class Evidence(Record):
     """What the lexical ranking found for one candidate of a question."""
 
-    bm25: float = 0.0
-    coverage: float = 0.0
-    parent: float = 0.0
-    adjacent: float = 0.0
-    named: float = 0.0
-    glossary: float = 0.0
-    chapter: float = 0.0
-    in_words: bool = False
-    topics: list[float] = field(default_factory=list)
-    cards: list[float] = field(default_factory=list)
+    __slots__ = ("bm25", "coverage", "parent", "adjacent", "named", "glossary", "chapter",
+                 "in_words", "topics", "cards")
+    _FIELDS = __slots__
+
+    def __init__(self, bm25: float = 0.0, coverage: float = 0.0, parent: float = 0.0,
+                 adjacent: float = 0.0, named: float = 0.0, glossary: float = 0.0,
+                 chapter: float = 0.0, in_words: bool = False, topics: list[float] | None = None,
+                 cards: list[float] | None = None) -> None:
+        self.bm25 = bm25
+        self.coverage = coverage
+        self.parent = parent
+        self.adjacent = adjacent
+        self.named = named
+        self.glossary = glossary
+        self.chapter = chapter
+        self.in_words = in_words
+        self.topics: list[float] = [] if topics is None else topics
+        self.cards: list[float] = [] if cards is None else cards
 
 
 def _ranks(values: dict[str, float]) -> dict[str, float]:

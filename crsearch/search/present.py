@@ -4,29 +4,34 @@ the matched words' spans and why each was found (``--why``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from crsearch.rules.text import STOP_WORDS, words
 from crsearch.search.index import Doc, Index, tokens
 from crsearch.search.query import ParsedQuery
+from crsearch.search.records import Record
 from crsearch.search.vocab import QUESTION_WORDS
 
 
-@dataclass
-class Hit:
-    """One search result."""
+class Hit(Record):
+    """One search result: ``highlights`` are the (start, end) character spans
+    of matched words in ``snippet``; ``why`` says why it matched
+    (``explain``), in ``to_dict`` only when asked."""
 
-    id: str
-    kind: str
-    title: str
-    snippet: str
-    score: float
-    parent: str = ""
-    #: (start, end) character spans of matched words in ``snippet``.
-    highlights: list[tuple[int, int]] = field(default_factory=list)
-    #: Why it matched (``explain``): in ``to_dict`` only when asked.
-    why: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("id", "kind", "title", "snippet", "score", "parent", "highlights", "why")
+    _FIELDS = __slots__
+
+    def __init__(self, id: str, kind: str, title: str, snippet: str, score: float,
+                 parent: str = "", highlights: list[tuple[int, int]] | None = None,
+                 why: dict[str, Any] | None = None) -> None:
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.snippet = snippet
+        self.score = score
+        self.parent = parent
+        self.highlights: list[tuple[int, int]] = [] if highlights is None else highlights
+        self.why: dict[str, Any] = {} if why is None else why
 
     def to_dict(self, why: bool = False) -> dict[str, Any]:
         out = {"id": self.id, "kind": self.kind, "title": self.title,
@@ -37,30 +42,38 @@ class Hit:
         return out
 
 
-@dataclass
-class SearchResult:
-    """What a search found, and how it read the query."""
+class SearchResult(Record):
+    """What a search found, and how it read the query.
 
-    query: str
-    release: str
-    results: list[Hit]
-    suggestion: str | None = None
-    notes: list[str] = field(default_factory=list)
+    ``understood``: what the query was understood as (``--why``): question,
+    card names left out, slang read as rules wording, semantic ranking used
+    or not.  ``backend``: where the full-text candidates came from, "fast"
+    (the fast files) or "whoosh"; not part of ``to_dict``.  ``cards``: the
+    cards the query names, with the rules terms of their text
+    (``cardtext.NamedCard``); None when no card data was consulted (none
+    imported), and then ``to_dict`` has no ``cards``.  ``features``: with
+    ``Engine.search(..., features=True)``, the learned fusion's feature row
+    of each candidate of a long question (``fusion.FEATURES``), by id; else
+    empty; not part of ``to_dict``.
+    """
 
-    #: What the query was understood as (``--why``): question, card names
-    #: left out, slang read as rules wording, semantic ranking used or not.
-    understood: dict[str, Any] = field(default_factory=dict)
-    #: Where the full-text candidates came from: "fast" (the fast files) or
-    #: "whoosh".  Not part of ``to_dict``.
-    backend: str = ""
-    #: The cards the query names, with the rules terms of their text
-    #: (``cardtext.NamedCard``); None when no card data was consulted (none
-    #: imported), and then ``to_dict`` has no ``cards``.
-    cards: list[Any] | None = None
-    #: With ``Engine.search(..., features=True)``: the learned fusion's
-    #: feature row of each candidate of a long question (``fusion.FEATURES``),
-    #: by id; else empty.  Not part of ``to_dict``.
-    features: dict[str, list[float]] = field(default_factory=dict)
+    __slots__ = ("query", "release", "results", "suggestion", "notes", "understood", "backend",
+                 "cards", "features")
+    _FIELDS = __slots__
+
+    def __init__(self, query: str, release: str, results: list[Hit], suggestion: str | None = None,
+                 notes: list[str] | None = None, understood: dict[str, Any] | None = None,
+                 backend: str = "", cards: list[Any] | None = None,
+                 features: dict[str, list[float]] | None = None) -> None:
+        self.query = query
+        self.release = release
+        self.results = results
+        self.suggestion = suggestion
+        self.notes: list[str] = [] if notes is None else notes
+        self.understood: dict[str, Any] = {} if understood is None else understood
+        self.backend = backend
+        self.cards = cards
+        self.features: dict[str, list[float]] = {} if features is None else features
 
     def to_dict(self, why: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"query": self.query, "release": self.release,

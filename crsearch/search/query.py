@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crsearch.errors import BadInput, short
 from crsearch.rules import numbers
 from crsearch.rules.text import STOP_WORDS, fold, norm_title, words
+from crsearch.search.records import Record
 from crsearch.search.vocab import (
     FILLER,
     FIRST_PERSON,
@@ -77,29 +77,45 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
 _LOST_NUMBER = re.compile(r"\b(?:rules?|section)\s*(?=[,.;:)\u2013\u2014-])", re.IGNORECASE)
 
 
-@dataclass
-class ParsedQuery:
-    """What a query asks for; see ``parse``."""
+class ParsedQuery(Record):
+    """What a query asks for; see ``parse``.
 
-    raw: str
-    text: str                                   # cleaned, filters removed
-    ids: list[numbers.Span] = field(default_factory=list)   # rule numbers named
-    spec_only: bool = False                     # the whole query is numbers
-    bad_number: str | None = None               # looked like a number, was not
-    bad_reason: str = ""
-    filters: dict[str, str] = field(default_factory=dict)
-    phrases: list[str] = field(default_factory=list)        # quoted, folded
-    words: list[str] = field(default_factory=list)          # folded, in order
-    passage: bool = False                        # pasted prose, not typed terms
-    truncated: bool = False
-    #: A question in a player's words ("?", a question word first, "I"/"my").
-    question: bool = False
-    #: Card names found in a question, as typed; their words are left out
-    #: of ``words`` (they would match rules words by accident).
-    names: list[str] = field(default_factory=list)
-    #: (slang, rules wording) pairs found in typed words (``vocab.SLANG``;
-    #: none in a pasted passage).
-    slang: list[tuple[str, str]] = field(default_factory=list)
+    ``raw``: the query as typed; ``text``: cleaned, filters removed;
+    ``ids``: the rule numbers named; ``spec_only``: the whole query is
+    numbers; ``bad_number``: looked like a number, was not (and why:
+    ``bad_reason``); ``phrases``: quoted, folded; ``words``: folded, in
+    order; ``passage``: pasted prose, not typed terms; ``question``: a
+    question in a player's words ("?", a question word first, "I"/"my");
+    ``names``: card names found in a question, as typed (their words are
+    left out of ``words``: they would match rules words by accident);
+    ``slang``: (slang, rules wording) pairs found in typed words
+    (``vocab.SLANG``; none in a pasted passage).
+    """
+
+    __slots__ = ("raw", "text", "ids", "spec_only", "bad_number", "bad_reason", "filters",
+                 "phrases", "words", "passage", "truncated", "question", "names", "slang")
+    _FIELDS = __slots__
+
+    def __init__(self, raw: str, text: str, ids: list[numbers.Span] | None = None,
+                 spec_only: bool = False, bad_number: str | None = None, bad_reason: str = "",
+                 filters: dict[str, str] | None = None, phrases: list[str] | None = None,
+                 words: list[str] | None = None, passage: bool = False, truncated: bool = False,
+                 question: bool = False, names: list[str] | None = None,
+                 slang: list[tuple[str, str]] | None = None) -> None:
+        self.raw = raw
+        self.text = text
+        self.ids: list[numbers.Span] = [] if ids is None else ids
+        self.spec_only = spec_only
+        self.bad_number = bad_number
+        self.bad_reason = bad_reason
+        self.filters: dict[str, str] = {} if filters is None else filters
+        self.phrases: list[str] = [] if phrases is None else phrases
+        self.words: list[str] = [] if words is None else words
+        self.passage = passage
+        self.truncated = truncated
+        self.question = question
+        self.names: list[str] = [] if names is None else names
+        self.slang: list[tuple[str, str]] = [] if slang is None else slang
 
     @property
     def terms(self) -> list[str]:
@@ -254,13 +270,14 @@ _CLAUSE_VERB = frozenset(["does", "do", "did", "can", "could", "should", "would"
 _CLAUSE_SUBJECT = frozenset(["it", "i", "you", "they", "he", "she", "we", "there", "this",
                              "that", "both", "either", "anything", "something", "everything",
                              "my", "your", "their", "his", "her"])
-_CLAUSE_START = re.compile(r"(?:^|[,;:.!\u2013\u2014]|\s-)\s*([A-Za-z']+)\s+([A-Za-z']+)")
+#: Compiled on first use (``re``'s cache): most questions end in "?".
+_CLAUSE_START = r"(?:^|[,;:.!\u2013\u2014]|\s-)\s*([A-Za-z']+)\s+([A-Za-z']+)"
 
 
 def asks(text: str) -> bool:
     """True when a clause of ``text`` has a question's shape, "?" or not:
     "..., what is the power and toughness of each", "..., does it die"."""
-    for m in _CLAUSE_START.finditer(text):
+    for m in re.finditer(_CLAUSE_START, text):
         first, second = m.group(1).lower(), m.group(2).lower()
         if first in _CLAUSE_ASK and second in _CLAUSE_ASK_NEXT:
             return True
@@ -294,7 +311,7 @@ def tables() -> dict[str, Any]:
     return {"question_start": sorted(_QUESTION_START), "not_names": sorted(_NOT_NAMES),
             "connectors": sorted(_CONNECTORS), "negation_prefixes": list(NEGATION_PREFIXES),
             # ``asks``: a clause's first two words that make it a question.
-            "clause_start": _CLAUSE_START.pattern, "clause_ask": sorted(_CLAUSE_ASK),
+            "clause_start": _CLAUSE_START, "clause_ask": sorted(_CLAUSE_ASK),
             "clause_ask_next": sorted(_CLAUSE_ASK_NEXT), "clause_verb": sorted(_CLAUSE_VERB),
             "clause_subject": sorted(_CLAUSE_SUBJECT),
             # Slang is read in every typed query, question or not (not in a passage).
@@ -515,7 +532,7 @@ class Reader:
         typed_caps = {fold(t) for t in re.findall(r"\b[A-Z][\w']*", q.text)} if q.question else set()
         suggestion = None if q.passage else correct(q, self.vocab, self.title_words, typed_caps)
         if suggestion:
-            q = replace(q, words=suggestion.split())
+            q = q.replace(words=suggestion.split())
         return q, suggestion
 
     def meaning_words(self, text: str) -> list[str]:
@@ -530,5 +547,5 @@ class Reader:
         back = [n for n in q.names if norm_title(n) in self.keywords or norm_title(n) in self.glossary_names]
         if not back:
             return q
-        return replace(q, names=[n for n in q.names if n not in back],
+        return q.replace(names=[n for n in q.names if n not in back],
                        words=q.words + [w for n in back for w in words(n)])

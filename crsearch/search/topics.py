@@ -28,21 +28,38 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from crsearch.rules.text import STOP_WORDS, words
+from crsearch.search.records import FrozenInstanceError, Record
 
 
-@dataclass(frozen=True)
-class Topic:
-    """One question topic: the words that reveal it and the rules that answer it."""
+class Topic(Record):
+    """One question topic: the words that reveal it and the rules that answer it.
 
-    #: Each cue is 1-4 lowercase words; the topic matches a question when all
-    #: the words of any cue occur in it (any order, compared after stemming).
+    ``cues``: each cue is 1-4 lowercase words; the topic matches a question
+    when all the words of any cue occur in it (any order, compared after
+    stemming).  ``rules``: rule ids, best answer first (the table's
+    numbering, or carried by ``tables.py``).  Never changed; hashable.
+    """
+
+    __slots__ = ("cues", "rules")
+    _FIELDS = __slots__
     cues: tuple[str, ...]
-    #: Rule ids, best answer first (the table's numbering, or carried by ``tables.py``).
     rules: tuple[str, ...]
+
+    def __init__(self, cues: tuple[str, ...], rules: tuple[str, ...]) -> None:
+        object.__setattr__(self, "cues", cues)
+        object.__setattr__(self, "rules", rules)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __hash__(self) -> int:
+        return hash((self.cues, self.rules))
 
 
 #: The table itself (facts, no rules text): ``data/topics.txt``, one topic a line.

@@ -279,39 +279,71 @@ def packed_json(data: Any) -> bytes:
                                  sort_keys=True).encode("utf-8"), 6)
 
 
-def read_chapter(path: str | Path, chapter: str,
-                 heads: dict[tuple[int, ...], tuple[bytes, dict[str, Any]]] | None = None) -> str | None:
+def read_chapter(path: str | Path, chapter: str) -> str | None:
     """The JSON text of one chapter's rules in the ``chapters.z`` at ``path``,
     None when it holds no such chapter.  Only the header and that chapter's
     block are read; ValueError (or an OSError) when the file is damaged.
-
-    ``heads`` keeps the header read and checked, by the file's identity
-    (device, inode, size, time): a reader of many chapters of one file (a
-    question's candidates come from dozens) parses it once.
+    A reader of many chapters of one file keeps a ``ChaptersFile``.
     """
-    from crsearch.files import inflate, open_regular
+    from crsearch.files import open_regular
 
     with open_regular(path, LIMITS["chapters"]) as f:
-        if heads is None:
-            head, blocks = _chapters_head(f)
-        else:
-            st = os.fstat(f.fileno())
-            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-            got = heads.get(stamp)
-            if got is None:
-                got = heads[stamp] = _chapters_head(f)
-            head, blocks = got
-        where = blocks.get(chapter)
+        head, blocks = _chapters_head(f)
+        where = _block_of(blocks, chapter)
         if where is None:
             return None
-        if not (isinstance(where, list) and len(where) == 2
-                and all(isinstance(x, int) and x >= 0 for x in where)):
-            raise ValueError("not a chapters file")
         f.seek(len(head) + where[0])
         raw = f.read(where[1])
+    return _chapter_text(raw, where, path, chapter)
+
+
+def _block_of(blocks: dict[str, Any], chapter: str) -> list[int] | None:
+    """Where ``chapter``'s block is ([offset after the header, length]), None
+    when the file holds no such chapter; ValueError when that is damaged."""
+    where = blocks.get(chapter)
+    if where is None:
+        return None
+    if not (isinstance(where, list) and len(where) == 2
+            and all(isinstance(x, int) and x >= 0 for x in where)):
+        raise ValueError("not a chapters file")
+    return where
+
+
+def _chapter_text(raw: bytes, where: list[int], path: str | Path, chapter: str) -> str:
+    from crsearch.files import inflate
+
     if len(raw) != where[1]:
         raise ValueError(f"the block of chapter {chapter} is cut short")
     return inflate(raw, LIMITS["chapter"], path, f"chapter {chapter}").decode("utf-8")
+
+
+class ChaptersFile:
+    """One ``chapters.z`` opened and checked once (as ``read_chapter`` checks
+    it: a regular file within its limits, its header whole), then read
+    chapter by chapter with ``os.pread`` on the kept descriptor: no shared
+    offset, so many threads may read at once.  A question reads the rules
+    of some 80 chapters: one open, not 80.  The descriptor is closed when
+    the reader is freed (by then no thread reads through it)."""
+
+    def __init__(self, path: str | Path):
+        import weakref
+
+        from crsearch.files import open_regular
+
+        self.path = path
+        with open_regular(path, LIMITS["chapters"]) as f:
+            self._head, self._blocks = _chapters_head(f)
+            self._fd = os.dup(f.fileno())
+        weakref.finalize(self, os.close, self._fd)
+
+    def read(self, chapter: str) -> str | None:
+        """``read_chapter`` of this file: the JSON text of ``chapter``'s rules,
+        None when it holds no such chapter; ValueError when damaged."""
+        where = _block_of(self._blocks, chapter)
+        if where is None:
+            return None
+        raw = os.pread(self._fd, where[1], len(self._head) + where[0])
+        return _chapter_text(raw, where, self.path, chapter)
 
 
 def _chapters_head(f: Any) -> tuple[bytes, dict[str, Any]]:

@@ -269,3 +269,24 @@ def test_a_read_only_command_ends_its_process_at_once(indexed_data_dir):
     assert r.returncode == 0 and "Lifelink" in r.stdout and "[teardown]" not in r.stderr
     r = console("releases")
     assert r.returncode == 0 and "[teardown]" in r.stderr
+
+
+def test_a_search_pauses_the_cycle_collector_and_gives_it_back():
+    import gc
+
+    from crsearch.cli.common import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
+    with pytest.raises(ValueError), collector_paused():
+        raise ValueError
+    assert gc.isenabled()

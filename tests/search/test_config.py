@@ -62,3 +62,22 @@ def test_other_bm25_parameters_are_answered_by_whoosh(engine):
     whoosh = Engine(index_dir, fast=False).search(query, 10)
     assert [(h.id, round(h.score, 6)) for h in whoosh.results] == \
         [(h.id, round(h.score, 6)) for h in shipped.results]
+
+
+def test_a_config_never_changes_and_keeps_its_own_dicts():
+    from crsearch.search.config import FrozenInstanceError
+
+    with pytest.raises(FrozenInstanceError):
+        DEFAULT.card = 0.0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del DEFAULT.card
+    mine = RankingConfig()
+    mine.field_boosts["name"] = 1.0
+    assert RankingConfig().field_boosts["name"] == DEFAULT.field_boosts["name"] == 4.0
+    assert RankingConfig(1.5).number_tier == 1.5
+    assert list(DEFAULT.to_dict())[:2] == ["number_tier", "title_tier"]
+    assert repr(DEFAULT).startswith("RankingConfig(number_tier=1000.0, title_tier=500.0,")
+    with pytest.raises(TypeError):
+        RankingConfig(1.0, number_tier=2.0)
+    with pytest.raises(TypeError):
+        hash(DEFAULT)

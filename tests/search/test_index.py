@@ -762,3 +762,42 @@ def test_a_range_a_rule_cites_counts_its_members_among_the_candidates(engine):
     assert members[0] in index.cites(citing, set(index.ids))
     assert index.cites(citing, {members[0]}) & set(members) == {members[0]}
     assert not index.cites(citing, set()) & set(members)
+
+
+def test_a_question_opens_each_fast_file_and_the_chapters_file_once(engine, monkeypatch):
+    import os
+
+    from crsearch.search.fastindex import FAST_DOCS, FastBackend
+
+    fast = FastBackend.open(engine.index_dir, engine.index.fast.meta["format"])
+    want = engine.index.stored("702.19b")["text"]
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting(path, *a, **k):
+        opened.append(os.path.basename(os.fspath(path)))
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(os, "open", counting)
+    ids = ["100.1", "302.6", "506.4", "601.2", "702.19b", "702.19c", "704.5a", "glossary:Lethal Damage"]
+    texts = [fast.stored(id)["text"] for id in ids]
+    assert all(texts) and texts[4] == want
+    for stem in ("trampl", "deathtouch", "flyer"):
+        fast.postings(stem)
+    assert sorted(set(opened)) == sorted(opened) == sorted({FAST_DOCS, "chapters.z", "fast-postings.z"})
+
+
+def test_kept_fast_files_close_when_freed(tmp_path):
+    import gc
+    import os
+
+    from crsearch.search.fastindex import KeptFiles
+
+    (tmp_path / "f").write_bytes(b"x")
+    kept = KeptFiles()
+    fd = kept.fd(tmp_path / "f")
+    assert kept.fd(tmp_path / "f") == fd and os.pread(fd, 1, 0) == b"x"
+    del kept
+    gc.collect()
+    with pytest.raises(OSError):
+        os.fstat(fd)
